@@ -1,0 +1,241 @@
+//! Opening inputs: compression told by magic bytes, zip archives member by
+//! member, damage reported without losing the games before it.
+
+use std::{
+    fs::File,
+    io::{self, BufRead, BufReader, Read},
+    path::Path,
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
+};
+
+use super::{Chunk, Input, chunk::chunk_stream};
+
+/// A damaged input: reported on stderr and in the summary; the games read
+/// before the damage are kept.
+#[derive(Clone, Debug)]
+pub struct InputProblem {
+    pub source: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for InputProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.source, self.message)
+    }
+}
+
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+enum Compression {
+    Plain,
+    Gzip,
+    Bzip2,
+    Zstd,
+    Zip,
+}
+
+impl Compression {
+    fn sniff(head: &[u8]) -> Compression {
+        match head {
+            [0x1f, 0x8b, ..] => Compression::Gzip,
+            [b'B', b'Z', b'h', ..] => Compression::Bzip2,
+            [0x28, 0xb5, 0x2f, 0xfd, ..] => Compression::Zstd,
+            [b'P', b'K', 3, 4, ..] | [b'P', b'K', 5, 6, ..] => Compression::Zip,
+            _ => Compression::Plain,
+        }
+    }
+}
+
+/// Counts the compressed bytes read, for the progress bar.
+struct Counting<R> {
+    inner: R,
+    bytes: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bytes.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// Everything the reading thread needs to hand chunks on.
+struct Chunker<'a> {
+    target: usize,
+    seq: u64,
+    emit: &'a mut dyn FnMut(Chunk) -> bool,
+    problems: Vec<InputProblem>,
+    stopped: bool,
+}
+
+impl Chunker<'_> {
+    fn stream(&mut self, source: &str, reader: &mut dyn Read) {
+        if self.stopped {
+            return;
+        }
+        let name: Arc<str> = Arc::from(source);
+        let Chunker {
+            target,
+            seq,
+            emit,
+            stopped,
+            ..
+        } = self;
+        let failure = chunk_stream(reader, *target, |data, damage| {
+            let chunk = Chunk {
+                seq: *seq,
+                source: name.clone(),
+                data,
+                damage: damage.map(|e| Arc::from(format!("input breaks off: {e}"))),
+            };
+            *seq += 1;
+            let go_on = emit(chunk);
+            *stopped |= !go_on;
+            go_on
+        });
+        if let Some(e) = failure {
+            self.problem(source, format!("truncated or corrupt, read up to the damage: {e}"));
+        }
+    }
+
+    fn problem(&mut self, source: &str, message: String) {
+        let problem = InputProblem {
+            source: source.to_string(),
+            message,
+        };
+        eprintln!("remis: warning: {problem}");
+        self.problems.push(problem);
+    }
+}
+
+/// Reads every input in order and hands out chunks of whole games through
+/// `emit` (which returns false to stop). Returns the damaged inputs.
+pub fn read_chunks(
+    inputs: &[Input],
+    target: usize,
+    bytes_read: Arc<AtomicU64>,
+    emit: &mut dyn FnMut(Chunk) -> bool,
+) -> Vec<InputProblem> {
+    let mut chunker = Chunker {
+        target,
+        seq: 0,
+        emit,
+        problems: Vec::new(),
+        stopped: false,
+    };
+    for input in inputs {
+        let name = input.name();
+        let result = match input {
+            Input::File(path) => File::open(path).and_then(|f| {
+                let counted = Counting {
+                    inner: f,
+                    bytes: bytes_read.clone(),
+                };
+                read_one(&mut chunker, &name, counted, Some(path))
+            }),
+            Input::Stdin => {
+                let counted = Counting {
+                    inner: io::stdin(),
+                    bytes: bytes_read.clone(),
+                };
+                read_one(&mut chunker, &name, counted, None)
+            }
+        };
+        if let Err(e) = result {
+            chunker.problem(&name, format!("cannot read: {e}"));
+        }
+    }
+    chunker.problems
+}
+
+fn read_one(
+    chunker: &mut Chunker<'_>,
+    name: &str,
+    raw: impl Read,
+    path: Option<&Path>,
+) -> io::Result<()> {
+    let mut buffered = BufReader::with_capacity(256 * 1024, raw);
+    let compression = Compression::sniff(buffered.fill_buf()?);
+    match compression {
+        Compression::Plain => chunker.stream(name, &mut buffered),
+        Compression::Gzip => {
+            chunker.stream(name, &mut flate2::bufread::MultiGzDecoder::new(buffered))
+        }
+        Compression::Bzip2 => {
+            chunker.stream(name, &mut bzip2::bufread::MultiBzDecoder::new(buffered))
+        }
+        Compression::Zstd => {
+            let mut decoder = zstd::stream::read::Decoder::with_buffer(buffered)?;
+            chunker.stream(name, &mut decoder)
+        }
+        Compression::Zip => match path {
+            Some(path) => read_zip_file(chunker, name, path, buffered.into_inner())?,
+            None => read_zip_stream(chunker, name, &mut buffered),
+        },
+    }
+    Ok(())
+}
+
+fn is_pgn_member(name: &str) -> bool {
+    name.to_ascii_lowercase().ends_with(".pgn")
+}
+
+/// A zip archive on disk: its PGN members in archive order. When the
+/// central directory is unreadable (a truncated download), the members are
+/// read one after another from the start instead.
+fn read_zip_file(
+    chunker: &mut Chunker<'_>,
+    name: &str,
+    path: &Path,
+    file: impl Read,
+) -> io::Result<()> {
+    drop(file);
+    let counted_file = File::open(path)?;
+    match zip::ZipArchive::new(BufReader::new(counted_file)) {
+        Ok(mut archive) => {
+            for i in 0..archive.len() {
+                let mut member = match archive.by_index(i) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        chunker.problem(name, format!("zip member {i} unreadable: {e}"));
+                        continue;
+                    }
+                };
+                let member_name = member.name().map(|n| n.to_string()).unwrap_or_default();
+                if member.is_file() && is_pgn_member(&member_name) {
+                    chunker.stream(&format!("{name}!{member_name}"), &mut member);
+                }
+            }
+        }
+        Err(e) => {
+            chunker.problem(
+                name,
+                format!("zip directory unreadable ({e}); reading members in stored order"),
+            );
+            read_zip_stream(chunker, name, &mut BufReader::new(File::open(path)?));
+        }
+    }
+    Ok(())
+}
+
+/// A zip archive read front to back (standard input, damaged archives).
+fn read_zip_stream(chunker: &mut Chunker<'_>, name: &str, mut reader: &mut dyn Read) {
+    loop {
+        match zip::read::read_zipfile_from_stream(&mut reader) {
+            Ok(Some(mut member)) => {
+                let member_name = member.name().map(|n| n.to_string()).unwrap_or_default();
+                if member.is_file() && is_pgn_member(&member_name) {
+                    chunker.stream(&format!("{name}!{member_name}"), &mut member);
+                }
+            }
+            Ok(None) => break,
+            Err(e) => {
+                chunker.problem(name, format!("zip archive breaks off: {e}"));
+                break;
+            }
+        }
+    }
+}

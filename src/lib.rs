@@ -1,0 +1,17 @@
+//! remis: how were chess games drawn? The library behind the `remis`
+//! command, laid out as its pipeline:
+//!
+//! - [`input`]: files, folders, stdin, compression, chunks of whole games;
+//! - [`rules`]: the FIDE Laws as pure functions (a leaf: it knows only
+//!   shakmaty);
+//! - [`replay`]: the PGN visitor that replays games and applies the rules;
+//! - [`table`]: game records to Parquet;
+//! - [`pipeline`]: the classify stage, wiring the above across threads;
+//! - [`study`] and [`report`]: what analysts compute from the table.
+
+pub mod generate;
+pub mod input;
+pub mod pipeline;
+pub mod replay;
+pub mod rules;
+pub mod table;

@@ -1,0 +1,40 @@
+//! The `remis` command: parses flags and runs one subcommand. The work is
+//! done by the library; see `cmd/` for each subcommand's wiring.
+
+mod cmd;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "remis",
+    version,
+    about = "How were chess games drawn? Classify PGN databases by the FIDE Laws, write Parquet, report draw rates."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Classify every game of PGN inputs into DIR/games.parquet.
+    Classify(cmd::classify::Args),
+    /// Write seeded, legal sample games as PGN.
+    Generate(cmd::generate::Args),
+}
+
+fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Classify(args) => cmd::classify::run(args),
+        Command::Generate(args) => cmd::generate::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("remis: error: {err:#}");
+            std::process::ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,202 @@
+//! The classify stage end to end: inputs → chunks → parallel replay →
+//! rows in input order → Parquet. Threads live here and nowhere else: one
+//! reads and decompresses, a rayon pool replays chunks, the caller's thread
+//! puts results back in order and writes them.
+
+use std::{
+    collections::{BTreeMap, HashMap},
+    path::Path,
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+        mpsc,
+    },
+    time::{Duration, Instant},
+};
+
+use anyhow::{Context, Result};
+use rayon::prelude::*;
+
+use crate::{
+    input::{self, Input, InputProblem},
+    replay::{Field, GameRecord, GameReplayer},
+    rules::Ending,
+    table::{ParquetSink, ROW_GROUP_ROWS, TableBuilder},
+};
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Worker threads for replay; 0 means one per core.
+    pub threads: usize,
+    /// Bytes of PGN per chunk handed to a worker.
+    pub chunk_bytes: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            threads: 0,
+            chunk_bytes: 1 << 20,
+        }
+    }
+}
+
+/// Where the run stands, for a progress display.
+#[derive(Copy, Clone, Debug)]
+pub struct Progress {
+    pub bytes_read: u64,
+    pub games: u64,
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    pub games_read: u64,
+    pub rows_written: u64,
+    pub endings: BTreeMap<Ending, u64>,
+    pub problems: Vec<InputProblem>,
+    pub elapsed: Duration,
+}
+
+impl Summary {
+    pub fn count(&self, ending: Ending) -> u64 {
+        self.endings.get(&ending).copied().unwrap_or(0)
+    }
+
+    pub fn games_per_second(&self) -> f64 {
+        self.games_read as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+struct Replayed {
+    seq: u64,
+    source: Arc<str>,
+    records: Vec<GameRecord>,
+}
+
+/// Classifies every game of `inputs` into the Parquet table `out`.
+pub fn classify(
+    inputs: &[Input],
+    out: &Path,
+    options: &Options,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Summary> {
+    let started = Instant::now();
+    let threads = match options.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("remis-replay-{i}"))
+        .build()
+        .context("starting the replay threads")?;
+    let mut sink =
+        ParquetSink::create(out).with_context(|| format!("creating {}", out.display()))?;
+    let bytes_read = Arc::new(AtomicU64::new(0));
+    let (chunk_tx, chunk_rx) = mpsc::sync_channel::<input::Chunk>(threads * 2);
+    let (done_tx, done_rx) = mpsc::sync_channel::<Replayed>(threads * 4);
+    let mut summary = Summary::default();
+
+    let problems = std::thread::scope(|scope| -> Result<Vec<InputProblem>> {
+        let reader = {
+            let bytes_read = bytes_read.clone();
+            let chunk_bytes = options.chunk_bytes;
+            std::thread::Builder::new()
+                .name("remis-read".into())
+                .spawn_scoped(scope, move || {
+                    input::read_chunks(inputs, chunk_bytes, bytes_read, &mut |chunk| {
+                        chunk_tx.send(chunk).is_ok()
+                    })
+                })
+                .context("starting the reading thread")?
+        };
+        std::thread::Builder::new()
+            .name("remis-replay".into())
+            .spawn_scoped(scope, move || {
+                pool.install(|| {
+                    chunk_rx.into_iter().par_bridge().for_each_init(
+                        GameReplayer::new,
+                        |replayer, chunk| {
+                            let _ = done_tx.send(replay_chunk(replayer, chunk));
+                        },
+                    )
+                })
+            })
+            .context("starting the replay pool")?;
+
+        let write_result = write_in_order(done_rx, &mut sink, &mut summary, &mut |games| {
+            progress(Progress {
+                bytes_read: bytes_read.load(Ordering::Relaxed),
+                games,
+            })
+        });
+        let problems = reader.join().expect("reading thread panicked");
+        write_result?;
+        Ok(problems)
+    })?;
+
+    summary.rows_written = sink.rows_written;
+    sink.finish()
+        .with_context(|| format!("finishing {}", out.display()))?;
+    summary.problems = problems;
+    summary.elapsed = started.elapsed();
+    Ok(summary)
+}
+
+fn replay_chunk(replayer: &mut GameReplayer, chunk: input::Chunk) -> Replayed {
+    let mut records = replayer.replay_all(&chunk.data);
+    if let (Some(damage), Some(last)) = (&chunk.damage, records.last_mut()) {
+        // The stream broke off inside or right after this game.
+        let message = match last.error() {
+            Some(e) => format!("{damage}; {e}"),
+            None => format!("{damage}; this game may be incomplete"),
+        };
+        last.text.set(Field::Error, &message);
+    }
+    Replayed {
+        seq: chunk.seq,
+        source: chunk.source,
+        records,
+    }
+}
+
+/// Puts replayed chunks back in input order, numbers the games within each
+/// source, and writes them a row group at a time.
+fn write_in_order(
+    done: mpsc::Receiver<Replayed>,
+    sink: &mut ParquetSink,
+    summary: &mut Summary,
+    progress: &mut dyn FnMut(u64),
+) -> Result<()> {
+    let mut pending: BTreeMap<u64, Replayed> = BTreeMap::new();
+    let mut next_seq = 0;
+    let mut game_numbers: HashMap<Arc<str>, u32> = HashMap::new();
+    let mut table = TableBuilder::new(ROW_GROUP_ROWS);
+    for replayed in done {
+        pending.insert(replayed.seq, replayed);
+        while let Some(ready) = pending.remove(&next_seq) {
+            next_seq += 1;
+            let game_no = game_numbers.entry(ready.source.clone()).or_insert(0);
+            for record in &ready.records {
+                *game_no += 1;
+                table.push(&ready.source, *game_no, record);
+                *summary.endings.entry(record.ending).or_insert(0) += 1;
+                summary.games_read += 1;
+                if table.len() >= ROW_GROUP_ROWS {
+                    sink.write(&table.take_frame()?)?;
+                }
+            }
+            progress(summary.games_read);
+        }
+    }
+    if !table.is_empty() {
+        sink.write(&table.take_frame()?)?;
+    }
+    anyhow::ensure!(
+        pending.is_empty(),
+        "internal error: {} replayed chunks were never written",
+        pending.len()
+    );
+    Ok(())
+}

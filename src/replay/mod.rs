@@ -1,0 +1,378 @@
+//! Replays PGN games with shakmaty: the pgn-reader [`Visitor`] that turns
+//! each game into a [`GameRecord`], with the rules of [`crate::rules`]
+//! applied to its final position.
+
+mod text;
+mod time_control;
+
+pub use text::{Field, GameText};
+pub use time_control::TimeClass;
+
+use std::{io, ops::ControlFlow};
+
+use pgn_reader::{KnownOutcome, Outcome, RawTag, Reader, SanPlus, Visitor};
+use shakmaty::{
+    CastlingMode, Chess, Color, EnPassantMode, Position,
+    fen::Fen,
+    san::{San, SanError},
+    zobrist::Zobrist64,
+};
+
+use crate::rules::{self, BoardFacts, Ending, GameResult, PositionHistory, Termination};
+
+/// The rules a game is played under, from its `Variant` tag.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum Variant {
+    Standard,
+    Chess960,
+    /// Any other variant (atomic, crazyhouse, …): kept as a row, not replayed.
+    Unsupported,
+}
+
+impl Variant {
+    pub fn from_tag(tag: &str) -> Variant {
+        let t = tag.trim().to_ascii_lowercase();
+        match t.as_str() {
+            "" | "standard" | "chess" | "normal" | "from position" | "fromposition" => {
+                Variant::Standard
+            }
+            "chess960" | "chess 960" | "960" | "fischerandom" | "fischer random"
+            | "fischerrandom" | "chess960 (fischer random)" => Variant::Chess960,
+            _ => Variant::Unsupported,
+        }
+    }
+}
+
+/// One game of the input, replayed and classified.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub text: GameText,
+    pub white_elo: Option<u16>,
+    pub black_elo: Option<u16>,
+    /// The Result tag, or the movetext's result token when the tag is
+    /// missing or unreadable; `None` when neither says anything.
+    pub result: Option<GameResult>,
+    pub variant: Variant,
+    pub plies: u32,
+    pub ending: Ending,
+    pub result_mismatch: bool,
+    /// The final position's facts; `None` when the game was not replayed to
+    /// its end (invalid, unsupported variant).
+    pub board: Option<BoardFacts>,
+    /// The first ply after which the game was drawn automatically (fivefold
+    /// repetition, 75-move rule) although it went on.
+    pub automatic_draw_ply: Option<u32>,
+    /// A hash of the moves played (and of the start position when set up),
+    /// for finding the same game twice.
+    pub movetext_hash: u64,
+}
+
+impl GameRecord {
+    fn new() -> GameRecord {
+        GameRecord {
+            text: GameText::with_capacity(256),
+            white_elo: None,
+            black_elo: None,
+            result: None,
+            variant: Variant::Standard,
+            plies: 0,
+            ending: Ending::Invalid,
+            result_mismatch: false,
+            board: None,
+            automatic_draw_ply: None,
+            movetext_hash: FNV_OFFSET,
+        }
+    }
+
+    /// The year of the game: from `Date`, else `UTCDate`, else `EventDate`.
+    pub fn year(&self) -> Option<i16> {
+        [Field::Date, Field::UtcDate, Field::EventDate]
+            .into_iter()
+            .find_map(|f| self.text.get(f).and_then(parse_year))
+    }
+
+    pub fn error(&self) -> Option<&str> {
+        self.text.get(Field::Error)
+    }
+}
+
+fn parse_year(date: &str) -> Option<i16> {
+    let digits = date.as_bytes().get(..4)?;
+    if !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let year: i16 = std::str::from_utf8(digits).ok()?.parse().ok()?;
+    (year > 0).then_some(year)
+}
+
+/// An Elo tag: a positive number below 4000; "0", "-", "?" or text are null.
+fn parse_elo(value: &[u8]) -> Option<u16> {
+    let value = value.trim_ascii();
+    if value.is_empty() || value.len() > 4 || !value.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let elo = value.iter().fold(0u16, |n, &d| n * 10 + u16::from(d - b'0'));
+    (1..4000).contains(&elo).then_some(elo)
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+fn mix(hash: u64, value: u64) -> u64 {
+    (hash ^ value).wrapping_mul(FNV_PRIME)
+}
+
+/// Encodes a move compactly for the movetext hash.
+fn move_code(m: shakmaty::Move) -> u64 {
+    let promotion = m.promotion().map_or(0, |r| r as u64);
+    (u64::from(m.from().map_or(64, |s| s as u8)) << 10) | ((m.to() as u64) << 4) | promotion
+}
+
+/// The pgn-reader visitor. One per worker thread; its buffers are reused
+/// from game to game.
+pub struct GameReplayer {
+    record: GameRecord,
+    in_game: bool,
+    pos: Chess,
+    hash: u64,
+    history: PositionHistory,
+    movetext_result: Option<GameResult>,
+}
+
+impl Default for GameReplayer {
+    fn default() -> Self {
+        GameReplayer::new()
+    }
+}
+
+impl GameReplayer {
+    pub fn new() -> GameReplayer {
+        GameReplayer {
+            record: GameRecord::new(),
+            in_game: false,
+            pos: Chess::default(),
+            hash: 0,
+            history: PositionHistory::new(),
+            movetext_result: None,
+        }
+    }
+
+    /// Replays every game of a buffer of whole games. A game the PGN parser
+    /// cannot read becomes a row with its error, and reading goes on.
+    pub fn replay_all(&mut self, pgn: &[u8]) -> Vec<GameRecord> {
+        let mut reader = Reader::new(pgn);
+        let mut records = Vec::with_capacity(pgn.len() / 700 + 1);
+        loop {
+            match reader.read_game(self) {
+                Ok(Some(record)) => records.push(record),
+                Ok(None) => break,
+                Err(err) => {
+                    if let Some(record) = self.abandon(&err) {
+                        records.push(record);
+                    }
+                }
+            }
+        }
+        records
+    }
+
+    /// Ends the game in progress when the PGN parser gave up on it.
+    fn abandon(&mut self, err: &io::Error) -> Option<GameRecord> {
+        if !self.in_game {
+            return None;
+        }
+        self.record
+            .text
+            .set_display(Field::Error, format_args!("unreadable PGN: {err}"));
+        Some(self.finish_invalid())
+    }
+
+    fn finish_invalid(&mut self) -> GameRecord {
+        self.in_game = false;
+        let mut record = std::mem::replace(&mut self.record, GameRecord::new());
+        record.ending = Ending::Invalid;
+        record
+    }
+
+    fn fail(&mut self, error: std::fmt::Arguments<'_>) -> GameRecord {
+        self.record.text.set_display(Field::Error, error);
+        self.finish_invalid()
+    }
+
+    fn set_up(&mut self) -> Result<(), String> {
+        let mode = match self.record.variant {
+            Variant::Chess960 => CastlingMode::Chess960,
+            _ => CastlingMode::Standard,
+        };
+        self.pos = match self.record.text.get(Field::StartFen) {
+            None => Chess::default(),
+            Some(fen) => {
+                let fen = Fen::from_ascii(fen.trim().as_bytes())
+                    .map_err(|e| format!("invalid FEN \"{fen}\": {e}"))?;
+                // A standard game may still carry Shredder- or X-FEN castling.
+                match fen.clone().into_position::<Chess>(mode) {
+                    Ok(pos) => pos,
+                    Err(e) => match fen.into_position::<Chess>(CastlingMode::Chess960) {
+                        Ok(pos) if mode == CastlingMode::Standard => pos,
+                        _ => return Err(format!("impossible FEN position: {e}")),
+                    },
+                }
+            }
+        };
+        self.hash = self.pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
+        self.history.reset(self.hash);
+        if self.record.text.get(Field::StartFen).is_some() {
+            self.record.movetext_hash = mix(self.record.movetext_hash, self.hash);
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> GameRecord {
+        self.in_game = false;
+        let mut record = std::mem::replace(&mut self.record, GameRecord::new());
+        if record.result.is_none() {
+            record.result = self.movetext_result;
+        }
+        let board = BoardFacts::of(&self.pos, &self.history);
+        let termination = Termination::parse(record.text.get(Field::Termination));
+        let verdict = rules::classify(
+            record.result.unwrap_or(GameResult::Unknown),
+            termination,
+            &board,
+        );
+        record.ending = verdict.ending;
+        record.result_mismatch = verdict.result_mismatch;
+        record.board = Some(board);
+        record.text.set_display(
+            Field::FinalFen,
+            Fen::from_position(&self.pos, EnPassantMode::Legal),
+        );
+        record
+    }
+}
+
+impl Visitor for GameReplayer {
+    type Tags = ();
+    type Movetext = ();
+    type Output = GameRecord;
+
+    fn begin_tags(&mut self) -> ControlFlow<GameRecord> {
+        self.in_game = true;
+        self.movetext_result = None;
+        ControlFlow::Continue(())
+    }
+
+    fn tag(&mut self, _: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<GameRecord> {
+        match name {
+            b"WhiteElo" => self.record.white_elo = parse_elo(value.as_bytes()),
+            b"BlackElo" => self.record.black_elo = parse_elo(value.as_bytes()),
+            b"Result" => self.record.result = GameResult::parse(value.as_bytes()),
+            _ => {
+                if let Some(field) = Field::from_tag(name) {
+                    self.record.text.set_bytes(field, &value.decode());
+                    if field == Field::Variant {
+                        let tag = self.record.text.get(Field::Variant).unwrap_or_default();
+                        self.record.variant = Variant::from_tag(tag);
+                    }
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, _: ()) -> ControlFlow<GameRecord, ()> {
+        if self.record.variant == Variant::Unsupported {
+            self.in_game = false;
+            let mut record = std::mem::replace(&mut self.record, GameRecord::new());
+            record.ending = Ending::UnsupportedVariant;
+            return ControlFlow::Break(record);
+        }
+        match self.set_up() {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => ControlFlow::Break(self.fail(format_args!("{e}"))),
+        }
+    }
+
+    fn san(&mut self, _: &mut (), san_plus: SanPlus) -> ControlFlow<GameRecord> {
+        let m = match san_plus.san.to_move(&self.pos) {
+            Ok(m) => m,
+            Err(e) => {
+                let number = self.pos.fullmoves();
+                let dots = if self.pos.turn() == Color::White { "." } else { "..." };
+                let why = match (san_plus.san, e) {
+                    (San::Null, _) => "a null move cannot be replayed",
+                    (_, SanError::AmbiguousSan) => "ambiguous, several legal moves match",
+                    (_, SanError::IllegalSan) => "no legal move matches",
+                };
+                return ControlFlow::Break(
+                    self.fail(format_args!("move {number}{dots} {san_plus}: {why}")),
+                );
+            }
+        };
+        let irreversible = self.pos.is_irreversible(m);
+        let next_hash =
+            self.pos
+                .update_zobrist_hash(Zobrist64(self.hash), m, EnPassantMode::Legal);
+        self.pos.play_unchecked(m);
+        self.hash = match next_hash {
+            Some(h) => h.0,
+            None => self.pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0,
+        };
+        self.history.push(self.hash, irreversible);
+        let record = &mut self.record;
+        record.plies += 1;
+        record.movetext_hash = mix(record.movetext_hash, move_code(m));
+        // 9.6: a fivefold repetition or 75 moves end the game at once, even
+        // when nobody noticed and play went on. Fivefold needs 16 plies.
+        if record.automatic_draw_ply.is_none()
+            && (self.pos.halfmoves() >= 150
+                || (self.history.reversible_plies() >= 16 && self.history.current_count() >= 5))
+        {
+            record.automatic_draw_ply = Some(record.plies);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn outcome(&mut self, _: &mut (), outcome: Outcome) -> ControlFlow<GameRecord> {
+        self.movetext_result = Some(match outcome {
+            Outcome::Known(KnownOutcome::Decisive { winner }) => GameResult::Win(winner),
+            Outcome::Known(KnownOutcome::Draw) => GameResult::Draw,
+            Outcome::Unknown => GameResult::Unknown,
+        });
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, _: ()) -> GameRecord {
+        self.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_and_year() {
+        assert_eq!(parse_elo(b"2650"), Some(2650));
+        assert_eq!(parse_elo(b" 2650 "), Some(2650));
+        assert_eq!(parse_elo(b"0"), None);
+        assert_eq!(parse_elo(b"-"), None);
+        assert_eq!(parse_elo(b"?"), None);
+        assert_eq!(parse_elo(b"99999"), None);
+        assert_eq!(parse_year("1999.??.??"), Some(1999));
+        assert_eq!(parse_year("????.??.??"), None);
+    }
+
+    #[test]
+    fn illegal_move_names_the_move_and_next_game_parses() {
+        let pgn = b"[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 Nc6 1-0\n\n[Event \"b\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
+        let games = GameReplayer::new().replay_all(pgn);
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].ending, Ending::Invalid);
+        let err = games[0].error().unwrap();
+        assert!(err.contains("2. Ke3"), "{err}");
+        assert_eq!(games[0].text.get(Field::Event), Some("a"));
+        assert_eq!(games[1].ending, Ending::Checkmate);
+        assert_eq!(games[1].plies, 4);
+    }
+}

@@ -1,0 +1,109 @@
+//! What the final position of a game says by itself, under the Laws.
+
+use shakmaty::{
+    Chess, Color, EnPassantMode, Position,
+    zobrist::Zobrist64,
+};
+
+use super::PositionHistory;
+
+/// The rules that hold in a game's final position. Kept apart from the
+/// decision (see [`super::classify`]) so that an analyst can see overlaps:
+/// an agreed draw in a position where threefold repetition was claimable.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct BoardFacts {
+    pub side_to_move: Color,
+    /// 5.1.1 / 5.2.1.
+    pub checkmate: bool,
+    pub stalemate: bool,
+    /// Neither side has mating material (shakmaty's static test): K v K,
+    /// K+minor v K, bishops all on one colour. A dead position in the sense
+    /// of 5.2.2 that needs search (blocked pawns) is not detected.
+    pub insufficient_material: bool,
+    pub white_cannot_mate: bool,
+    pub black_cannot_mate: bool,
+    pub halfmove_clock: u32,
+    /// How often the final position has occurred, this time included.
+    pub repetitions: u32,
+    /// 9.6.1: the same position at least five times.
+    pub fivefold: bool,
+    /// 9.6.2: 75 moves by each side without pawn move or capture, unless the
+    /// last move mated.
+    pub seventy_five_moves: bool,
+    /// 9.2: the final position occurred three times, or the player to move
+    /// has a move that makes a position occur a third time (9.2.1.1).
+    pub threefold_claimable: bool,
+    /// 9.3: 50 moves by each side without pawn move or capture, or the player
+    /// to move has a move that completes them (9.3.1).
+    pub fifty_claimable: bool,
+    /// The claims above hold only through a written, unplayed move.
+    pub claim_needs_written_move: bool,
+}
+
+impl BoardFacts {
+    pub fn of(pos: &Chess, history: &PositionHistory) -> BoardFacts {
+        let moves = pos.legal_moves();
+        let in_check = pos.is_check();
+        let checkmate = moves.is_empty() && in_check;
+        let stalemate = moves.is_empty() && !in_check;
+        let halfmove_clock = pos.halfmoves();
+        let repetitions = history.current_count();
+
+        let threefold_now = repetitions >= 3;
+        // A written move can only repeat a position if it is reversible and
+        // there are earlier positions with the same side to move after it.
+        let threefold_by_move = !threefold_now
+            && history.reversible_plies() >= 3
+            && moves.iter().any(|&m| {
+                !pos.is_irreversible(m) && history.count_after_move(hash_after(pos, m)) >= 3
+            });
+        let fifty_now = halfmove_clock >= 100;
+        let fifty_by_move =
+            !fifty_now && halfmove_clock == 99 && moves.iter().any(|m| !m.is_zeroing());
+
+        BoardFacts {
+            side_to_move: pos.turn(),
+            checkmate,
+            stalemate,
+            insufficient_material: pos.is_insufficient_material(),
+            white_cannot_mate: pos.has_insufficient_material(Color::White),
+            black_cannot_mate: pos.has_insufficient_material(Color::Black),
+            halfmove_clock,
+            repetitions,
+            fivefold: repetitions >= 5,
+            seventy_five_moves: halfmove_clock >= 150 && !checkmate,
+            threefold_claimable: threefold_now || threefold_by_move,
+            fifty_claimable: fifty_now || fifty_by_move,
+            claim_needs_written_move: (threefold_by_move || fifty_by_move)
+                && !(threefold_now || fifty_now),
+        }
+    }
+
+    /// The game was over on the board, drawn, whatever was recorded.
+    pub fn drawn_on_board(&self) -> bool {
+        self.stalemate || self.insufficient_material || self.fivefold || self.seventy_five_moves
+    }
+
+    /// `color` cannot checkmate by any sequence of legal moves (6.9),
+    /// as far as the static material test can tell.
+    pub fn cannot_mate(&self, color: Color) -> bool {
+        match color {
+            Color::White => self.white_cannot_mate,
+            Color::Black => self.black_cannot_mate,
+        }
+    }
+}
+
+/// The repetition hash of the position after `m`, as [`PositionHistory`]
+/// stores them.
+pub fn hash_after(pos: &Chess, m: shakmaty::Move) -> u64 {
+    let current: Zobrist64 = pos.zobrist_hash(EnPassantMode::Legal);
+    match pos.update_zobrist_hash(current, m, EnPassantMode::Legal) {
+        Some(h) => h.0,
+        None => {
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            next.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+        }
+    }
+}

@@ -1,0 +1,245 @@
+//! Game records to columns to Parquet. The schema lives here, in one place;
+//! `docs/columns.md` documents every column.
+
+use std::{fs::File, path::Path};
+
+use polars::polars_utils::compression::ZstdLevel;
+use polars::prelude::*;
+
+use crate::replay::{Field, GameRecord, TimeClass, Variant};
+use crate::rules::{BoardFacts, DrawType, GameResult};
+
+/// Rows per Parquet row group: memory stays flat whatever the input size.
+pub const ROW_GROUP_ROWS: usize = 65_536;
+
+/// Columns being filled for the next row group.
+pub struct TableBuilder {
+    rows: usize,
+    source: StringChunkedBuilder,
+    game_no: PrimitiveChunkedBuilder<UInt32Type>,
+    text: Vec<(Field, StringChunkedBuilder)>,
+    year: PrimitiveChunkedBuilder<Int16Type>,
+    white_elo: PrimitiveChunkedBuilder<UInt16Type>,
+    black_elo: PrimitiveChunkedBuilder<UInt16Type>,
+    time_class: StringChunkedBuilder,
+    variant: StringChunkedBuilder,
+    result: StringChunkedBuilder,
+    plies: PrimitiveChunkedBuilder<UInt32Type>,
+    moves: PrimitiveChunkedBuilder<UInt32Type>,
+    ending: StringChunkedBuilder,
+    draw_type: StringChunkedBuilder,
+    final_fen: StringChunkedBuilder,
+    halfmove_clock: PrimitiveChunkedBuilder<UInt16Type>,
+    repetitions: PrimitiveChunkedBuilder<UInt8Type>,
+    flags: Vec<(&'static str, fn(&BoardFacts) -> bool, BooleanChunkedBuilder)>,
+    result_mismatch: BooleanChunkedBuilder,
+    automatic_draw_ply: PrimitiveChunkedBuilder<UInt32Type>,
+    movetext_hash: PrimitiveChunkedBuilder<UInt64Type>,
+    start_fen: StringChunkedBuilder,
+    error: StringChunkedBuilder,
+}
+
+/// Tag columns, in table order, with the field each comes from.
+const TAG_COLUMNS: [(&str, Field); 15] = [
+    ("event", Field::Event),
+    ("site", Field::Site),
+    ("date", Field::Date),
+    ("round", Field::Round),
+    ("white", Field::White),
+    ("black", Field::Black),
+    ("white_title", Field::WhiteTitle),
+    ("black_title", Field::BlackTitle),
+    ("white_fide_id", Field::WhiteFideId),
+    ("black_fide_id", Field::BlackFideId),
+    ("eco", Field::Eco),
+    ("time_control", Field::TimeControl),
+    ("termination", Field::Termination),
+    ("utc_date", Field::UtcDate),
+    ("event_date", Field::EventDate),
+];
+
+type Flag = (&'static str, fn(&BoardFacts) -> bool);
+
+/// Rule flags: what held in the final position, whatever was decided.
+const FLAG_COLUMNS: [Flag; 9] = [
+    ("checkmate", |b| b.checkmate),
+    ("stalemate", |b| b.stalemate),
+    ("insufficient_material", |b| b.insufficient_material),
+    ("fivefold", |b| b.fivefold),
+    ("seventy_five_moves", |b| b.seventy_five_moves),
+    ("threefold_claimable", |b| b.threefold_claimable),
+    ("fifty_claimable", |b| b.fifty_claimable),
+    ("claim_needs_written_move", |b| b.claim_needs_written_move),
+    ("drawn_on_board", |b| b.drawn_on_board()),
+];
+
+impl TableBuilder {
+    pub fn new(capacity: usize) -> TableBuilder {
+        let s = |name: &str| StringChunkedBuilder::new(name.into(), capacity);
+        TableBuilder {
+            rows: 0,
+            source: s("source"),
+            game_no: PrimitiveChunkedBuilder::new("game_no".into(), capacity),
+            text: TAG_COLUMNS.iter().map(|&(n, f)| (f, s(n))).collect(),
+            year: PrimitiveChunkedBuilder::new("year".into(), capacity),
+            white_elo: PrimitiveChunkedBuilder::new("white_elo".into(), capacity),
+            black_elo: PrimitiveChunkedBuilder::new("black_elo".into(), capacity),
+            time_class: s("time_class"),
+            variant: s("variant"),
+            result: s("result"),
+            plies: PrimitiveChunkedBuilder::new("plies".into(), capacity),
+            moves: PrimitiveChunkedBuilder::new("moves".into(), capacity),
+            ending: s("ending"),
+            draw_type: s("draw_type"),
+            final_fen: s("final_fen"),
+            halfmove_clock: PrimitiveChunkedBuilder::new("halfmove_clock".into(), capacity),
+            repetitions: PrimitiveChunkedBuilder::new("repetitions".into(), capacity),
+            flags: FLAG_COLUMNS
+                .iter()
+                .map(|&(n, f)| (n, f, BooleanChunkedBuilder::new(n.into(), capacity)))
+                .collect(),
+            result_mismatch: BooleanChunkedBuilder::new("result_mismatch".into(), capacity),
+            automatic_draw_ply: PrimitiveChunkedBuilder::new(
+                "automatic_draw_ply".into(),
+                capacity,
+            ),
+            movetext_hash: PrimitiveChunkedBuilder::new("movetext_hash".into(), capacity),
+            start_fen: s("start_fen"),
+            error: s("error"),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.rows
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows == 0
+    }
+
+    pub fn push(&mut self, source: &str, game_no: u32, g: &GameRecord) {
+        self.rows += 1;
+        self.source.append_value(source);
+        self.game_no.append_value(game_no);
+        for (field, column) in &mut self.text {
+            column.append_option(g.text.get(*field));
+        }
+        self.year.append_option(g.year());
+        self.white_elo.append_option(g.white_elo);
+        self.black_elo.append_option(g.black_elo);
+        self.time_class.append_option(
+            g.text
+                .get(Field::TimeControl)
+                .and_then(TimeClass::from_time_control)
+                .map(TimeClass::as_str),
+        );
+        self.variant.append_option(match g.variant {
+            Variant::Standard => Some("standard"),
+            Variant::Chess960 => Some("chess960"),
+            Variant::Unsupported => g.text.get(Field::Variant),
+        });
+        self.result.append_option(g.result.map(GameResult::as_str));
+        self.plies.append_value(g.plies);
+        self.moves.append_value(g.plies.div_ceil(2));
+        self.ending.append_value(g.ending.as_str());
+        let drawn = g.result == Some(GameResult::Draw) && g.board.is_some();
+        self.draw_type
+            .append_option(drawn.then(|| DrawType::of(g.ending).as_str()));
+        self.final_fen.append_option(g.text.get(Field::FinalFen));
+        self.halfmove_clock
+            .append_option(g.board.map(|b| b.halfmove_clock.min(u16::MAX as u32) as u16));
+        self.repetitions
+            .append_option(g.board.map(|b| b.repetitions.min(255) as u8));
+        for (_, flag, column) in &mut self.flags {
+            column.append_option(g.board.as_ref().map(|b| flag(b)));
+        }
+        self.result_mismatch.append_value(g.result_mismatch);
+        self.automatic_draw_ply.append_option(g.automatic_draw_ply);
+        self.movetext_hash.append_value(g.movetext_hash);
+        self.start_fen.append_option(g.text.get(Field::StartFen));
+        self.error.append_option(g.error());
+    }
+
+    /// Hands the filled columns over as a frame and starts afresh.
+    pub fn take_frame(&mut self) -> PolarsResult<DataFrame> {
+        let full = std::mem::replace(self, TableBuilder::new(ROW_GROUP_ROWS));
+        let height = full.rows;
+        let mut columns: Vec<Column> = vec![
+            full.source.finish().into_column(),
+            full.game_no.finish().into_column(),
+        ];
+        let mut text = full.text.into_iter().map(|(_, c)| c.finish().into_column());
+        columns.extend(text.by_ref().take(4)); // event, site, date, round
+        columns.push(full.year.finish().into_column());
+        columns.extend(text.by_ref().take(2)); // white, black
+        columns.push(full.white_elo.finish().into_column());
+        columns.push(full.black_elo.finish().into_column());
+        columns.extend(text.by_ref().take(5)); // titles, FIDE ids, eco
+        columns.extend(text.by_ref().take(1)); // time_control
+        columns.push(full.time_class.finish().into_column());
+        columns.extend(text.by_ref().take(1)); // termination
+        columns.push(full.variant.finish().into_column());
+        columns.push(full.result.finish().into_column());
+        columns.push(full.plies.finish().into_column());
+        columns.push(full.moves.finish().into_column());
+        columns.push(full.ending.finish().into_column());
+        columns.push(full.draw_type.finish().into_column());
+        columns.push(full.final_fen.finish().into_column());
+        columns.push(full.halfmove_clock.finish().into_column());
+        columns.push(full.repetitions.finish().into_column());
+        columns.extend(full.flags.into_iter().map(|(_, _, c)| c.finish().into_column()));
+        columns.push(full.result_mismatch.finish().into_column());
+        columns.push(full.automatic_draw_ply.finish().into_column());
+        columns.push(full.movetext_hash.finish().into_column());
+        columns.push(full.start_fen.finish().into_column());
+        columns.extend(text); // utc_date, event_date
+        columns.push(full.error.finish().into_column());
+        DataFrame::new(height, columns)
+    }
+}
+
+/// Writes game rows to a zstd-compressed Parquet file, a row group at a time.
+pub struct ParquetSink {
+    writer: Option<polars::io::parquet::write::BatchedWriter<File>>,
+    path: std::path::PathBuf,
+    pub rows_written: u64,
+}
+
+impl ParquetSink {
+    pub fn create(path: &Path) -> PolarsResult<ParquetSink> {
+        Ok(ParquetSink {
+            writer: None,
+            path: path.to_path_buf(),
+            rows_written: 0,
+        })
+    }
+
+    pub fn write(&mut self, frame: &DataFrame) -> PolarsResult<()> {
+        if self.writer.is_none() {
+            let file = File::create(&self.path)?;
+            let writer = ParquetWriter::new(file)
+                .with_compression(ParquetCompression::Zstd(Some(ZstdLevel::try_new(3)?)))
+                .with_statistics(StatisticsOptions::full())
+                .batched(frame.schema())?;
+            self.writer = Some(writer);
+        }
+        if let Some(writer) = &mut self.writer {
+            writer.write_batch(frame)?;
+        }
+        self.rows_written += frame.height() as u64;
+        Ok(())
+    }
+
+    /// Writes the footer. An input without games still gets a valid, empty
+    /// table with the full schema.
+    pub fn finish(mut self) -> PolarsResult<()> {
+        if self.writer.is_none() {
+            let empty = TableBuilder::new(0).take_frame()?;
+            self.write(&empty)?;
+        }
+        if let Some(writer) = self.writer.take() {
+            writer.finish()?;
+        }
+        Ok(())
+    }
+}

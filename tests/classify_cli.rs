@@ -1,0 +1,328 @@
+//! The `remis classify` command end to end: every input form, one row per
+//! game in input order, damage reported without losing games, and the same
+//! table whatever the thread count.
+
+use std::{
+    fs::File,
+    io::Write,
+    path::{Path, PathBuf},
+    process::{Command, Output, Stdio},
+};
+
+use polars::prelude::*;
+
+fn remis() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_remis"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("remis-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// The sample games as plain PGN bytes.
+fn sample_pgn() -> Vec<u8> {
+    let file = File::open(repo("data/sample/generated-3000.pgn.zst")).unwrap();
+    zstd::stream::decode_all(file).unwrap()
+}
+
+/// Counts games the simple way: tag sections that begin with `[Event `.
+fn count_games(pgn: &[u8]) -> usize {
+    pgn.split(|&b| b == b'\n')
+        .filter(|line| line.starts_with(b"[Event "))
+        .count()
+}
+
+fn classify(args: &[&str], out: &Path) -> (Output, DataFrame) {
+    let output = remis()
+        .arg("classify")
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "remis failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (output, read_table(&out.join("games.parquet")))
+}
+
+fn read_table(path: &Path) -> DataFrame {
+    ParquetReader::new(File::open(path).unwrap())
+        .finish()
+        .unwrap()
+}
+
+fn strings(df: &DataFrame, column: &str) -> Vec<Option<String>> {
+    df.column(column)
+        .unwrap()
+        .str()
+        .unwrap()
+        .iter()
+        .map(|s| s.map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn rows_equal_games_for_every_compression_and_thread_count() {
+    let dir = scratch("compression");
+    let pgn = sample_pgn();
+    let games = count_games(&pgn);
+    assert_eq!(games, 3000);
+
+    std::fs::write(dir.join("plain.pgn"), &pgn).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(
+        File::create(dir.join("games.pgn.gz")).unwrap(),
+        flate2::Compression::fast(),
+    );
+    gz.write_all(&pgn).unwrap();
+    gz.finish().unwrap();
+    let mut bz = bzip2::write::BzEncoder::new(
+        File::create(dir.join("games.pgn.bz2")).unwrap(),
+        bzip2::Compression::fast(),
+    );
+    bz.write_all(&pgn).unwrap();
+    bz.finish().unwrap();
+    std::fs::write(dir.join("games.pgn.zst"), zstd::encode_all(&pgn[..], 1).unwrap()).unwrap();
+    // Compression is told from the magic bytes, not the name.
+    std::fs::copy(dir.join("games.pgn.gz"), dir.join("misnamed.pgn")).unwrap();
+
+    let (_, reference) = classify(
+        &[dir.join("plain.pgn").to_str().unwrap(), "--threads", "1"],
+        &dir.join("out-plain"),
+    );
+    assert_eq!(reference.height(), games);
+    let endings = strings(&reference, "ending");
+    assert!(endings.iter().all(Option::is_some));
+    let game_no: Vec<u32> = reference
+        .column("game_no")
+        .unwrap()
+        .u32()
+        .unwrap()
+        .into_no_null_iter()
+        .collect();
+    assert_eq!(game_no, (1..=games as u32).collect::<Vec<_>>());
+
+    for (name, threads) in [
+        ("games.pgn.gz", "2"),
+        ("games.pgn.bz2", "2"),
+        ("games.pgn.zst", "2"),
+        ("misnamed.pgn", "2"),
+        ("plain.pgn", "2"),
+    ] {
+        let (_, table) = classify(
+            &[
+                dir.join(name).to_str().unwrap(),
+                "--threads",
+                threads,
+                "--chunk-bytes",
+                "20000",
+            ],
+            &dir.join(format!("out-{name}-{threads}")),
+        );
+        assert_eq!(table.height(), games, "{name}");
+        let without_source = |df: &DataFrame| df.drop("source").unwrap();
+        assert!(
+            without_source(&table).equals_missing(&without_source(&reference)),
+            "{name} with {threads} threads differs from plain single-threaded"
+        );
+    }
+}
+
+#[test]
+fn folders_zip_members_and_stdin_keep_input_order() {
+    let dir = scratch("sources");
+    let pgn = sample_pgn();
+    let cut = pgn.windows(8).skip(pgn.len() / 2).position(|w| w == b"\n[Event ").unwrap()
+        + pgn.len() / 2
+        + 1;
+    let (first, second) = pgn.split_at(cut);
+    let zip_path = dir.join("twic9999g.zip");
+    {
+        let mut zip = ::zip::ZipWriter::new(File::create(&zip_path).unwrap());
+        let options = ::zip::write::SimpleFileOptions::default()
+            .compression_method(::zip::CompressionMethod::Deflated);
+        zip.start_file("b-second.pgn", options).unwrap();
+        zip.write_all(second).unwrap();
+        zip.start_file("readme.txt", options).unwrap();
+        zip.write_all(b"not a PGN file").unwrap();
+        zip.start_file("a-first.pgn", options).unwrap();
+        zip.write_all(first).unwrap();
+        zip.finish().unwrap();
+    }
+    let (_, table) = classify(&[zip_path.to_str().unwrap()], &dir.join("out-zip"));
+    assert_eq!(table.height(), count_games(&pgn));
+    let sources = strings(&table, "source");
+    let zip_name = zip_path.display().to_string();
+    // Archive order, not name order; the text member is not a game source.
+    assert_eq!(
+        sources.first().unwrap().as_deref(),
+        Some(format!("{zip_name}!b-second.pgn").as_str())
+    );
+    assert_eq!(
+        sources.last().unwrap().as_deref(),
+        Some(format!("{zip_name}!a-first.pgn").as_str())
+    );
+
+    // Standard input.
+    let mut child = remis()
+        .args(["classify", "-", "--out"])
+        .arg(dir.join("out-stdin"))
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(first).unwrap();
+    let status = child.wait_with_output().unwrap();
+    assert!(status.status.success());
+    let table = read_table(&dir.join("out-stdin/games.parquet"));
+    assert_eq!(table.height(), count_games(first));
+    assert_eq!(strings(&table, "source")[0].as_deref(), Some("-"));
+
+    // A folder: every PGN file below it, in sorted order.
+    let folder = dir.join("folder");
+    std::fs::create_dir_all(folder.join("sub")).unwrap();
+    std::fs::write(folder.join("sub/b.pgn"), second).unwrap();
+    std::fs::write(folder.join("a.pgn"), first).unwrap();
+    std::fs::write(folder.join("notes.txt"), b"ignored").unwrap();
+    let (_, table) = classify(&[folder.to_str().unwrap()], &dir.join("out-folder"));
+    assert_eq!(table.height(), count_games(&pgn));
+    let sources = strings(&table, "source");
+    assert!(sources[0].as_deref().unwrap().ends_with("a.pgn"));
+    assert!(sources.last().unwrap().as_deref().unwrap().ends_with("b.pgn"));
+}
+
+#[test]
+fn truncated_archives_keep_every_game_before_the_damage() {
+    let dir = scratch("truncated");
+    let pgn = sample_pgn();
+    let zst = zstd::encode_all(&pgn[..], 3).unwrap();
+    let broken = dir.join("broken.pgn.zst");
+    std::fs::write(&broken, &zst[..zst.len() / 2]).unwrap();
+    std::fs::write(dir.join("after.pgn"), &pgn[..2000]).unwrap();
+
+    let (output, table) = classify(
+        &[broken.to_str().unwrap(), dir.join("after.pgn").to_str().unwrap()],
+        &dir.join("out"),
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("broken.pgn.zst"), "{stderr}");
+    assert!(stderr.contains("1 damaged inputs"), "{stderr}");
+
+    let sources = strings(&table, "source");
+    let from_broken = sources
+        .iter()
+        .filter(|s| s.as_deref().unwrap().ends_with("broken.pgn.zst"))
+        .count();
+    assert!(from_broken > 100, "only {from_broken} games kept");
+    // The run carried on with the next input.
+    assert!(sources.last().unwrap().as_deref().unwrap().ends_with("after.pgn"));
+    // Every game before the damage matches the undamaged run.
+    let full_dir = dir.join("full");
+    std::fs::write(dir.join("full.pgn"), &pgn).unwrap();
+    let (_, full) = classify(&[dir.join("full.pgn").to_str().unwrap()], &full_dir);
+    let kept = from_broken - 1; // the last one may be cut
+    let head = |df: &DataFrame| df.head(Some(kept)).drop("source").unwrap();
+    assert!(head(&table).equals_missing(&head(&full)));
+    // The game at the break is marked.
+    let errors = strings(&table, "error");
+    assert!(
+        errors[from_broken - 1]
+            .as_deref()
+            .is_some_and(|e| e.contains("breaks off")),
+        "{:?}",
+        errors[from_broken - 1]
+    );
+
+    // A zip cut short: its central directory is gone.
+    let zip_path = dir.join("cut.zip");
+    {
+        let mut zip = ::zip::ZipWriter::new(File::create(&zip_path).unwrap());
+        let options = ::zip::write::SimpleFileOptions::default()
+            .compression_method(::zip::CompressionMethod::Deflated);
+        zip.start_file("first.pgn", options).unwrap();
+        zip.write_all(&pgn[..pgn.len() / 3]).unwrap();
+        zip.start_file("second.pgn", options).unwrap();
+        zip.write_all(&pgn[pgn.len() / 3..]).unwrap();
+        zip.finish().unwrap();
+    }
+    let bytes = std::fs::read(&zip_path).unwrap();
+    std::fs::write(&zip_path, &bytes[..bytes.len() * 2 / 3]).unwrap();
+    let (output, table) = classify(&[zip_path.to_str().unwrap()], &dir.join("out-zip"));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("cut.zip"), "{stderr}");
+    let sources = strings(&table, "source");
+    assert!(sources.iter().any(|s| s.as_deref().unwrap().ends_with("!first.pgn")));
+    assert!(table.height() > 1000, "only {} games kept", table.height());
+}
+
+#[test]
+fn a_missing_input_fails_before_any_work() {
+    let dir = scratch("missing");
+    let output = remis()
+        .args(["classify", "data/sample", "no/such/file.pgn", "--out"])
+        .arg(dir.join("out"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("no/such/file.pgn"), "{stderr}");
+    assert!(!dir.join("out/games.parquet").exists());
+}
+
+#[test]
+fn schema_and_fixture_rows() {
+    let dir = scratch("schema");
+    let (_, table) = classify(&[repo("tests/fixtures").to_str().unwrap()], &dir.join("out"));
+    let schema = table.schema();
+    for (name, dtype) in [
+        ("source", DataType::String),
+        ("game_no", DataType::UInt32),
+        ("year", DataType::Int16),
+        ("white_elo", DataType::UInt16),
+        ("black_elo", DataType::UInt16),
+        ("plies", DataType::UInt32),
+        ("ending", DataType::String),
+        ("draw_type", DataType::String),
+        ("halfmove_clock", DataType::UInt16),
+        ("repetitions", DataType::UInt8),
+        ("threefold_claimable", DataType::Boolean),
+        ("fifty_claimable", DataType::Boolean),
+        ("result_mismatch", DataType::Boolean),
+        ("movetext_hash", DataType::UInt64),
+        ("error", DataType::String),
+    ] {
+        assert_eq!(schema.get(name), Some(&dtype), "column {name}");
+    }
+    // draw_type equals ending for drawn, replayed games and is null otherwise.
+    let results = strings(&table, "result");
+    let endings = strings(&table, "ending");
+    let draw_types = strings(&table, "draw_type");
+    for i in 0..table.height() {
+        let drawn = results[i].as_deref() == Some("1/2-1/2")
+            && !matches!(
+                endings[i].as_deref(),
+                Some("invalid" | "unsupported_variant")
+            );
+        if drawn {
+            let ending = endings[i].as_deref().unwrap();
+            let expected = match ending {
+                "abandoned" | "adjudication" | "rules_infraction" => "other",
+                e => e,
+            };
+            assert_eq!(draw_types[i].as_deref(), Some(expected), "row {i}");
+        } else {
+            assert_eq!(draw_types[i], None, "row {i}");
+        }
+    }
+}
