@@ -22,7 +22,9 @@ release:
 # The main job on the embedded sample: classify, then report.
 run: build
 	$(REMIS_DEBUG) classify data tests/fixtures --out $(SAMPLE_OUT)
-	@echo "table: $(SAMPLE_OUT)/games.parquet"
+	$(REMIS_DEBUG) report $(SAMPLE_OUT) --out $(SAMPLE_OUT)/report.html --title "remis sample report"
+	$(REMIS_DEBUG) stats $(SAMPLE_OUT) --by-band
+	@echo "table: $(SAMPLE_OUT)/games.parquet  report: $(SAMPLE_OUT)/report.html"
 
 test: build
 	$(CARGO) test --all-targets

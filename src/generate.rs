@@ -58,9 +58,30 @@ const EVENTS: [(&str, &str); 10] = [
 ];
 
 const SURNAMES: [&str; 24] = [
-    "Adler", "Berg", "Castro", "Dahl", "Eriksen", "Falk", "Garcia", "Horvat", "Ivanov", "Jensen",
-    "Kovacs", "Larsen", "Moreau", "Novak", "Olsen", "Petrov", "Quist", "Rossi", "Sørensen",
-    "Tanaka", "Urban", "Vidal", "Weber", "Zeller",
+    "Adler",
+    "Berg",
+    "Castro",
+    "Dahl",
+    "Eriksen",
+    "Falk",
+    "Garcia",
+    "Horvat",
+    "Ivanov",
+    "Jensen",
+    "Kovacs",
+    "Larsen",
+    "Moreau",
+    "Novak",
+    "Olsen",
+    "Petrov",
+    "Quist",
+    "Rossi",
+    "Sørensen",
+    "Tanaka",
+    "Urban",
+    "Vidal",
+    "Weber",
+    "Zeller",
 ];
 
 /// Writes `games` generated games as PGN.
@@ -130,8 +151,7 @@ fn one_game(rng: &mut Rng, n: u64, pgn: &mut String) {
             break;
         }
     }
-    if outcome.is_none() && plan == Plan::Repetition && !repeat_three_times(&mut pos, &mut moves)
-    {
+    if outcome.is_none() && plan == Plan::Repetition && !repeat_three_times(&mut pos, &mut moves) {
         outcome = Some(Plan::Agreed);
     }
     let result = match outcome.unwrap_or(plan) {

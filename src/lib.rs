@@ -13,5 +13,7 @@ pub mod generate;
 pub mod input;
 pub mod pipeline;
 pub mod replay;
+pub mod report;
 pub mod rules;
+pub mod study;
 pub mod table;

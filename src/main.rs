@@ -20,6 +20,10 @@ struct Cli {
 enum Command {
     /// Classify every game of PGN inputs into DIR/games.parquet.
     Classify(cmd::classify::Args),
+    /// Write a self-contained HTML draw report from games tables.
+    Report(cmd::report::Args),
+    /// Print the band × year draw table (text, CSV or JSON).
+    Stats(cmd::stats::Args),
     /// Write seeded, legal sample games as PGN.
     Generate(cmd::generate::Args),
 }
@@ -29,6 +33,8 @@ fn main() -> std::process::ExitCode {
     let result = match cli.command {
         Command::Classify(args) => cmd::classify::run(args),
         Command::Generate(args) => cmd::generate::run(args),
+        Command::Report(args) => cmd::report::run(args),
+        Command::Stats(args) => cmd::stats::run(args),
     };
     match result {
         Ok(code) => code,

@@ -92,7 +92,11 @@ fn rows_equal_games_for_every_compression_and_thread_count() {
     );
     bz.write_all(&pgn).unwrap();
     bz.finish().unwrap();
-    std::fs::write(dir.join("games.pgn.zst"), zstd::encode_all(&pgn[..], 1).unwrap()).unwrap();
+    std::fs::write(
+        dir.join("games.pgn.zst"),
+        zstd::encode_all(&pgn[..], 1).unwrap(),
+    )
+    .unwrap();
     // Compression is told from the magic bytes, not the name.
     std::fs::copy(dir.join("games.pgn.gz"), dir.join("misnamed.pgn")).unwrap();
 
@@ -142,7 +146,11 @@ fn rows_equal_games_for_every_compression_and_thread_count() {
 fn folders_zip_members_and_stdin_keep_input_order() {
     let dir = scratch("sources");
     let pgn = sample_pgn();
-    let cut = pgn.windows(8).skip(pgn.len() / 2).position(|w| w == b"\n[Event ").unwrap()
+    let cut = pgn
+        .windows(8)
+        .skip(pgn.len() / 2)
+        .position(|w| w == b"\n[Event ")
+        .unwrap()
         + pgn.len() / 2
         + 1;
     let (first, second) = pgn.split_at(cut);
@@ -198,7 +206,14 @@ fn folders_zip_members_and_stdin_keep_input_order() {
     assert_eq!(table.height(), count_games(&pgn));
     let sources = strings(&table, "source");
     assert!(sources[0].as_deref().unwrap().ends_with("a.pgn"));
-    assert!(sources.last().unwrap().as_deref().unwrap().ends_with("b.pgn"));
+    assert!(
+        sources
+            .last()
+            .unwrap()
+            .as_deref()
+            .unwrap()
+            .ends_with("b.pgn")
+    );
 }
 
 #[test]
@@ -211,7 +226,10 @@ fn truncated_archives_keep_every_game_before_the_damage() {
     std::fs::write(dir.join("after.pgn"), &pgn[..2000]).unwrap();
 
     let (output, table) = classify(
-        &[broken.to_str().unwrap(), dir.join("after.pgn").to_str().unwrap()],
+        &[
+            broken.to_str().unwrap(),
+            dir.join("after.pgn").to_str().unwrap(),
+        ],
         &dir.join("out"),
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -225,7 +243,14 @@ fn truncated_archives_keep_every_game_before_the_damage() {
         .count();
     assert!(from_broken > 100, "only {from_broken} games kept");
     // The run carried on with the next input.
-    assert!(sources.last().unwrap().as_deref().unwrap().ends_with("after.pgn"));
+    assert!(
+        sources
+            .last()
+            .unwrap()
+            .as_deref()
+            .unwrap()
+            .ends_with("after.pgn")
+    );
     // Every game before the damage matches the undamaged run.
     let full_dir = dir.join("full");
     std::fs::write(dir.join("full.pgn"), &pgn).unwrap();
@@ -261,7 +286,11 @@ fn truncated_archives_keep_every_game_before_the_damage() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("cut.zip"), "{stderr}");
     let sources = strings(&table, "source");
-    assert!(sources.iter().any(|s| s.as_deref().unwrap().ends_with("!first.pgn")));
+    assert!(
+        sources
+            .iter()
+            .any(|s| s.as_deref().unwrap().ends_with("!first.pgn"))
+    );
     assert!(table.height() > 1000, "only {} games kept", table.height());
 }
 
@@ -283,7 +312,10 @@ fn a_missing_input_fails_before_any_work() {
 #[test]
 fn schema_and_fixture_rows() {
     let dir = scratch("schema");
-    let (_, table) = classify(&[repo("tests/fixtures").to_str().unwrap()], &dir.join("out"));
+    let (_, table) = classify(
+        &[repo("tests/fixtures").to_str().unwrap()],
+        &dir.join("out"),
+    );
     let schema = table.schema();
     for (name, dtype) in [
         ("source", DataType::String),

@@ -27,7 +27,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut out: Box<dyn Write> = match &args.out {
         None => Box::new(BufWriter::new(std::io::stdout().lock())),
         Some(path) => {
-            let file = File::create(path).with_context(|| format!("creating {}", path.display()))?;
+            let file =
+                File::create(path).with_context(|| format!("creating {}", path.display()))?;
             if path.extension().is_some_and(|e| e == "zst") {
                 Box::new(zstd::stream::Encoder::new(file, 19)?.auto_finish())
             } else {

@@ -1,2 +1,5 @@
 pub mod classify;
+pub mod filters;
 pub mod generate;
+pub mod report;
+pub mod stats;

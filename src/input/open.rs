@@ -97,7 +97,10 @@ impl Chunker<'_> {
             go_on
         });
         if let Some(e) = failure {
-            self.problem(source, format!("truncated or corrupt, read up to the damage: {e}"));
+            self.problem(
+                source,
+                format!("truncated or corrupt, read up to the damage: {e}"),
+            );
         }
     }
 

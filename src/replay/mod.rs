@@ -36,8 +36,13 @@ impl Variant {
             "" | "standard" | "chess" | "normal" | "from position" | "fromposition" => {
                 Variant::Standard
             }
-            "chess960" | "chess 960" | "960" | "fischerandom" | "fischer random"
-            | "fischerrandom" | "chess960 (fischer random)" => Variant::Chess960,
+            "chess960"
+            | "chess 960"
+            | "960"
+            | "fischerandom"
+            | "fischer random"
+            | "fischerrandom"
+            | "chess960 (fischer random)" => Variant::Chess960,
             _ => Variant::Unsupported,
         }
     }
@@ -60,8 +65,8 @@ pub struct GameRecord {
     /// its end (invalid, unsupported variant).
     pub board: Option<BoardFacts>,
     /// The first ply after which the game was drawn automatically (fivefold
-    /// repetition, 75-move rule) although it went on.
-    pub automatic_draw_ply: Option<u32>,
+    /// repetition or 75-move rule, 9.6), and which rule drew it.
+    pub automatic_draw: Option<(u32, Ending)>,
     /// A hash of the moves played (and of the start position when set up),
     /// for finding the same game twice.
     pub movetext_hash: u64,
@@ -79,7 +84,7 @@ impl GameRecord {
             ending: Ending::Invalid,
             result_mismatch: false,
             board: None,
-            automatic_draw_ply: None,
+            automatic_draw: None,
             movetext_hash: FNV_OFFSET,
         }
     }
@@ -111,7 +116,9 @@ fn parse_elo(value: &[u8]) -> Option<u16> {
     if value.is_empty() || value.len() > 4 || !value.iter().all(u8::is_ascii_digit) {
         return None;
     }
-    let elo = value.iter().fold(0u16, |n, &d| n * 10 + u16::from(d - b'0'));
+    let elo = value
+        .iter()
+        .fold(0u16, |n, &d| n * 10 + u16::from(d - b'0'));
     (1..4000).contains(&elo).then_some(elo)
 }
 
@@ -235,10 +242,15 @@ impl GameReplayer {
         }
         let board = BoardFacts::of(&self.pos, &self.history);
         let termination = Termination::parse(record.text.get(Field::Termination));
+        let before_the_end = record
+            .automatic_draw
+            .filter(|&(ply, _)| ply < record.plies)
+            .map(|(_, rule)| rule);
         let verdict = rules::classify(
             record.result.unwrap_or(GameResult::Unknown),
             termination,
             &board,
+            before_the_end,
         );
         record.ending = verdict.ending;
         record.result_mismatch = verdict.result_mismatch;
@@ -298,7 +310,11 @@ impl Visitor for GameReplayer {
             Ok(m) => m,
             Err(e) => {
                 let number = self.pos.fullmoves();
-                let dots = if self.pos.turn() == Color::White { "." } else { "..." };
+                let dots = if self.pos.turn() == Color::White {
+                    "."
+                } else {
+                    "..."
+                };
                 let why = match (san_plus.san, e) {
                     (San::Null, _) => "a null move cannot be replayed",
                     (_, SanError::AmbiguousSan) => "ambiguous, several legal moves match",
@@ -310,9 +326,9 @@ impl Visitor for GameReplayer {
             }
         };
         let irreversible = self.pos.is_irreversible(m);
-        let next_hash =
-            self.pos
-                .update_zobrist_hash(Zobrist64(self.hash), m, EnPassantMode::Legal);
+        let next_hash = self
+            .pos
+            .update_zobrist_hash(Zobrist64(self.hash), m, EnPassantMode::Legal);
         self.pos.play_unchecked(m);
         self.hash = match next_hash {
             Some(h) => h.0,
@@ -323,12 +339,18 @@ impl Visitor for GameReplayer {
         record.plies += 1;
         record.movetext_hash = mix(record.movetext_hash, move_code(m));
         // 9.6: a fivefold repetition or 75 moves end the game at once, even
-        // when nobody noticed and play went on. Fivefold needs 16 plies.
-        if record.automatic_draw_ply.is_none()
-            && (self.pos.halfmoves() >= 150
-                || (self.history.reversible_plies() >= 16 && self.history.current_count() >= 5))
-        {
-            record.automatic_draw_ply = Some(record.plies);
+        // when nobody noticed and play went on; a mate on that move wins
+        // (9.6.2). Fivefold needs at least 16 reversible plies.
+        if record.automatic_draw.is_none() {
+            let rule = if self.history.reversible_plies() >= 16 && self.history.current_count() >= 5
+            {
+                Some(Ending::FivefoldRepetition)
+            } else if self.pos.halfmoves() >= 150 && !self.pos.is_checkmate() {
+                Some(Ending::SeventyFiveMoves)
+            } else {
+                None
+            };
+            record.automatic_draw = rule.map(|rule| (record.plies, rule));
         }
         ControlFlow::Continue(())
     }

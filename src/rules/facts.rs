@@ -1,9 +1,6 @@
 //! What the final position of a game says by itself, under the Laws.
 
-use shakmaty::{
-    Chess, Color, EnPassantMode, Position,
-    zobrist::Zobrist64,
-};
+use shakmaty::{Chess, Color, EnPassantMode, Position, zobrist::Zobrist64};
 
 use super::PositionHistory;
 

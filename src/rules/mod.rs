@@ -29,14 +29,27 @@ pub struct Verdict {
 /// Decides how a replayed game ended, in the precedence of `docs/rules.md`:
 /// the board first (it ends the game by itself), then what the record says,
 /// then claims the player to move could make, then agreement.
-pub fn classify(result: GameResult, termination: Termination, board: &BoardFacts) -> Verdict {
+///
+/// `automatic_draw_before` is a fivefold repetition or 75-move draw (9.6)
+/// that happened before the final position while play went on: by the Laws
+/// the game ended there.
+pub fn classify(
+    result: GameResult,
+    termination: Termination,
+    board: &BoardFacts,
+    automatic_draw_before: Option<Ending>,
+) -> Verdict {
     match result {
         GameResult::Unknown => Verdict {
             ending: Ending::Unfinished,
             result_mismatch: false,
         },
-        GameResult::Win(winner) => classify_decisive(winner, termination, board),
-        GameResult::Draw => classify_draw(termination, board),
+        GameResult::Win(winner) => {
+            let mut verdict = classify_decisive(winner, termination, board);
+            verdict.result_mismatch |= automatic_draw_before.is_some();
+            verdict
+        }
+        GameResult::Draw => classify_draw(termination, board, automatic_draw_before),
     }
 }
 
@@ -66,7 +79,11 @@ fn classify_decisive(winner: Color, termination: Termination, board: &BoardFacts
     }
 }
 
-fn classify_draw(termination: Termination, board: &BoardFacts) -> Verdict {
+fn classify_draw(
+    termination: Termination,
+    board: &BoardFacts,
+    automatic_draw_before: Option<Ending>,
+) -> Verdict {
     let result_mismatch = board.checkmate;
     let verdict = |ending| Verdict {
         ending,
@@ -87,14 +104,17 @@ fn classify_draw(termination: Termination, board: &BoardFacts) -> Verdict {
             return verdict(Ending::SeventyFiveMoves);
         }
     }
+    if let Some(ending) = automatic_draw_before {
+        return verdict(ending);
+    }
     // 2. The record says how the draw happened.
     match termination {
         Termination::TimeForfeit | Termination::TimeoutVsInsufficientMaterial => {
             return Verdict {
                 ending: Ending::TimeoutVsInsufficientMaterial,
-                // 6.9: a draw on time needs a side that cannot mate.
-                result_mismatch: result_mismatch
-                    || !(board.cannot_mate(Color::White) || board.cannot_mate(Color::Black)),
+                // 6.9: the flag of the player to move fell; the game is drawn
+                // only if the opponent could not mate by any legal moves.
+                result_mismatch: result_mismatch || !board.cannot_mate(!board.side_to_move),
             };
         }
         Termination::DrawnBy(kind) => return verdict(kind.ending()),

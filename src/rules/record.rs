@@ -131,15 +131,24 @@ mod tests {
             DrawnBy(TerminationDraw::FiftyMoves)
         );
         assert_eq!(Termination::parse(Some("Abandoned")), Abandoned);
-        assert_eq!(Termination::parse(Some("Rules infraction")), RulesInfraction);
-        assert_eq!(Termination::parse(Some("White wins by adjudication")), Adjudication);
+        assert_eq!(
+            Termination::parse(Some("Rules infraction")),
+            RulesInfraction
+        );
+        assert_eq!(
+            Termination::parse(Some("White wins by adjudication")),
+            Adjudication
+        );
         assert_eq!(Termination::parse(Some("Normal")), Normal);
         assert_eq!(Termination::parse(None), Normal);
     }
 
     #[test]
     fn results() {
-        assert_eq!(GameResult::parse(b"1-0"), Some(GameResult::Win(Color::White)));
+        assert_eq!(
+            GameResult::parse(b"1-0"),
+            Some(GameResult::Win(Color::White))
+        );
         assert_eq!(GameResult::parse(b" 1/2-1/2 "), Some(GameResult::Draw));
         assert_eq!(GameResult::parse(b"*"), Some(GameResult::Unknown));
         assert_eq!(GameResult::parse(b"?"), None);

@@ -99,10 +99,7 @@ impl TableBuilder {
                 .map(|&(n, f)| (n, f, BooleanChunkedBuilder::new(n.into(), capacity)))
                 .collect(),
             result_mismatch: BooleanChunkedBuilder::new("result_mismatch".into(), capacity),
-            automatic_draw_ply: PrimitiveChunkedBuilder::new(
-                "automatic_draw_ply".into(),
-                capacity,
-            ),
+            automatic_draw_ply: PrimitiveChunkedBuilder::new("automatic_draw_ply".into(), capacity),
             movetext_hash: PrimitiveChunkedBuilder::new("movetext_hash".into(), capacity),
             start_fen: s("start_fen"),
             error: s("error"),
@@ -146,15 +143,18 @@ impl TableBuilder {
         self.draw_type
             .append_option(drawn.then(|| DrawType::of(g.ending).as_str()));
         self.final_fen.append_option(g.text.get(Field::FinalFen));
-        self.halfmove_clock
-            .append_option(g.board.map(|b| b.halfmove_clock.min(u16::MAX as u32) as u16));
+        self.halfmove_clock.append_option(
+            g.board
+                .map(|b| b.halfmove_clock.min(u16::MAX as u32) as u16),
+        );
         self.repetitions
             .append_option(g.board.map(|b| b.repetitions.min(255) as u8));
         for (_, flag, column) in &mut self.flags {
             column.append_option(g.board.as_ref().map(|b| flag(b)));
         }
         self.result_mismatch.append_value(g.result_mismatch);
-        self.automatic_draw_ply.append_option(g.automatic_draw_ply);
+        self.automatic_draw_ply
+            .append_option(g.automatic_draw.map(|(ply, _)| ply));
         self.movetext_hash.append_value(g.movetext_hash);
         self.start_fen.append_option(g.text.get(Field::StartFen));
         self.error.append_option(g.error());
@@ -187,7 +187,11 @@ impl TableBuilder {
         columns.push(full.final_fen.finish().into_column());
         columns.push(full.halfmove_clock.finish().into_column());
         columns.push(full.repetitions.finish().into_column());
-        columns.extend(full.flags.into_iter().map(|(_, _, c)| c.finish().into_column()));
+        columns.extend(
+            full.flags
+                .into_iter()
+                .map(|(_, _, c)| c.finish().into_column()),
+        );
         columns.push(full.result_mismatch.finish().into_column());
         columns.push(full.automatic_draw_ply.finish().into_column());
         columns.push(full.movetext_hash.finish().into_column());

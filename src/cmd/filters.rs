@@ -1,0 +1,80 @@
+//! The filter flags shared by `report` and `stats`.
+
+use anyhow::{Context, Result, bail};
+use regex::Regex;
+
+use remis::report::Filters;
+use remis::study::{BandScheme, EloBasis};
+
+#[derive(clap::Args, Clone, Debug)]
+pub struct FilterArgs {
+    /// Years to include, e.g. 1999-2002 or 2005.
+    #[arg(long)]
+    years: Option<String>,
+    /// Minimum rating (of the lower-rated player, or as --elo-basis says).
+    #[arg(long)]
+    min_elo: Option<u16>,
+    /// How a game's rating is taken: the lower-rated player, the mean, or
+    /// both players in the same band.
+    #[arg(long, value_enum, default_value_t = EloBasis::Min)]
+    elo_basis: EloBasis,
+    /// Width of rating bands in Elo points.
+    #[arg(long, default_value_t = 100)]
+    band_width: u16,
+    /// Explicit band edges instead of a width, e.g. 2100,2300,2500.
+    #[arg(long, value_delimiter = ',')]
+    band_edges: Option<Vec<u16>>,
+    /// classical, rapid, blitz or bullet: from TimeControl where present,
+    /// else from the event name, else classical.
+    #[arg(long, value_parser = ["classical", "rapid", "blitz", "bullet", "correspondence", "blindfold", "simul"])]
+    time_class: Option<String>,
+    /// Only events whose name matches this regular expression.
+    #[arg(long)]
+    event: Option<String>,
+    /// Leave out events whose name matches this regular expression.
+    #[arg(long)]
+    exclude_event: Option<String>,
+    /// Only this variant (standard or chess960).
+    #[arg(long)]
+    variant: Option<String>,
+}
+
+fn parse_years(text: &str) -> Result<(i16, i16)> {
+    let (a, b) = text.split_once('-').unwrap_or((text, text));
+    let a: i16 = a
+        .trim()
+        .parse()
+        .with_context(|| format!("--years {text}"))?;
+    let b: i16 = b
+        .trim()
+        .parse()
+        .with_context(|| format!("--years {text}"))?;
+    if a > b {
+        bail!("--years {text}: the first year is after the last");
+    }
+    Ok((a, b))
+}
+
+fn regex(flag: &str, text: &Option<String>) -> Result<Option<Regex>> {
+    text.as_deref()
+        .map(|t| Regex::new(t).with_context(|| format!("{flag} {t}: not a regular expression")))
+        .transpose()
+}
+
+impl FilterArgs {
+    pub fn filters(&self) -> Result<Filters> {
+        Ok(Filters {
+            years: self.years.as_deref().map(parse_years).transpose()?,
+            min_elo: self.min_elo,
+            basis: self.elo_basis,
+            bands: match &self.band_edges {
+                Some(edges) => BandScheme::edges(edges.clone()),
+                None => BandScheme::width(self.band_width),
+            },
+            time_class: self.time_class.clone(),
+            event: regex("--event", &self.event)?,
+            exclude_event: regex("--exclude-event", &self.exclude_event)?,
+            variant: self.variant.clone(),
+        })
+    }
+}

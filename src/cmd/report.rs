@@ -1,0 +1,58 @@
+//! `remis report TABLE... --out FILE.html`: the draw report as one
+//! self-contained HTML file.
+
+use std::{path::PathBuf, process::ExitCode};
+
+use anyhow::{Context, Result};
+
+use super::filters::FilterArgs;
+use remis::report::{self, html};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Output folders of `remis classify` or `games.parquet` files.
+    #[arg(required = true)]
+    tables: Vec<PathBuf>,
+    /// The HTML file to write.
+    #[arg(long, short)]
+    out: PathBuf,
+    /// Title of the page.
+    #[arg(long, default_value = "remis draw report")]
+    title: String,
+    #[command(flatten)]
+    filters: FilterArgs,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let filters = args.filters.filters()?;
+    let aggregate = report::aggregate(&args.tables, &filters)?;
+    let inputs: Vec<String> = aggregate
+        .tables
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let page = html::render(
+        &html::PageInfo {
+            title: &args.title,
+            inputs: &inputs,
+            filters: &filters.describe(),
+            coverage: &aggregate.coverage,
+            generated_by: concat!("remis ", env!("CARGO_PKG_VERSION")),
+        },
+        &aggregate.stats,
+        &filters.bands,
+    )?;
+    if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    std::fs::write(&args.out, page).with_context(|| format!("writing {}", args.out.display()))?;
+    let overall = aggregate.stats.overall();
+    eprintln!(
+        "remis: report of {} games ({} drawn, {:.1}%) -> {}",
+        overall.n,
+        overall.successes,
+        overall.rate().unwrap_or(0.0) * 100.0,
+        args.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,485 @@
+//! Charts as inline SVG, drawn with plotters. Every chart gets a title and
+//! a text description for screen readers; colours are fixed per draw type
+//! and per band so a reader can follow them from chart to chart.
+
+use anyhow::{Result, anyhow};
+use plotters::prelude::*;
+
+use super::stats::{DrawStats, MIN_CELL_GAMES};
+use crate::rules::DrawType;
+use crate::study::{Band, BandScheme};
+
+fn err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
+    anyhow!("drawing a chart: {e:?}")
+}
+
+/// The colour of a draw type in every chart and table.
+pub fn draw_type_color(kind: DrawType) -> RGBColor {
+    match kind {
+        DrawType::Agreed => RGBColor(0x4e, 0x79, 0xa7),
+        DrawType::ThreefoldRepetition => RGBColor(0xf2, 0x8e, 0x2b),
+        DrawType::FivefoldRepetition => RGBColor(0xe1, 0x57, 0x59),
+        DrawType::FiftyMoves => RGBColor(0x76, 0xb7, 0xb2),
+        DrawType::SeventyFiveMoves => RGBColor(0x59, 0xa1, 0x4f),
+        DrawType::Stalemate => RGBColor(0xed, 0xc9, 0x48),
+        DrawType::InsufficientMaterial => RGBColor(0xb0, 0x7a, 0xa1),
+        DrawType::TimeoutVsInsufficientMaterial => RGBColor(0xff, 0x9d, 0xa7),
+        DrawType::Other => RGBColor(0x9c, 0x75, 0x5f),
+    }
+}
+
+const BAND_COLORS: [RGBColor; 8] = [
+    RGBColor(0x1b, 0x9e, 0x77),
+    RGBColor(0xd9, 0x5f, 0x02),
+    RGBColor(0x75, 0x70, 0xb3),
+    RGBColor(0xe7, 0x29, 0x8a),
+    RGBColor(0x66, 0xa6, 0x1e),
+    RGBColor(0xa6, 0x76, 0x1d),
+    RGBColor(0x1f, 0x78, 0xb4),
+    RGBColor(0x66, 0x66, 0x66),
+];
+
+pub fn hex(c: RGBColor) -> String {
+    format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
+}
+
+/// Adds a title and description to plotters' `<svg>` for accessibility.
+fn accessible(svg: String, id: &str, title: &str, desc: &str) -> String {
+    let head =
+        format!("<svg role=\"img\" aria-labelledby=\"{id}-title {id}-desc\" class=\"chart\" ");
+    let body = svg.replacen("<svg ", &head, 1);
+    match body.find('>') {
+        Some(end) => format!(
+            "{}<title id=\"{id}-title\">{}</title><desc id=\"{id}-desc\">{}</desc>{}",
+            &body[..=end],
+            super::html::escape(title),
+            super::html::escape(desc),
+            &body[end + 1..]
+        ),
+        None => body,
+    }
+}
+
+fn percent(v: &f64) -> String {
+    format!("{:.0}%", v * 100.0)
+}
+
+const FONT: &str = "sans-serif";
+
+/// The bands worth a line or a bar: enough games, rated ones first.
+pub fn chart_bands(stats: &DrawStats, limit: usize) -> Vec<Band> {
+    let mut bands: Vec<Band> = stats
+        .by_band
+        .iter()
+        .filter(|(_, p)| p.n >= MIN_CELL_GAMES)
+        .map(|(&b, _)| b)
+        .collect();
+    if bands.len() > limit {
+        let mut by_size = bands.clone();
+        by_size.sort_by_key(|b| std::cmp::Reverse(stats.by_band[b].n));
+        by_size.truncate(limit);
+        bands.retain(|b| by_size.contains(b));
+    }
+    bands
+}
+
+fn short_label(scheme: &BandScheme, band: Band) -> String {
+    match (band, scheme.lower_edge(band)) {
+        (Band::Unrated, _) => "unrated".into(),
+        (Band::Rated(0), _) => scheme.label(band),
+        (_, Some(lo)) => format!("{lo}+"),
+        _ => scheme.label(band),
+    }
+}
+
+/// Draw rate by year, one line per band, with 95% Wilson intervals as
+/// shaded bands. Years with fewer than 30 games in a band are left out.
+pub fn rate_by_year(stats: &DrawStats, scheme: &BandScheme) -> Result<String> {
+    let bands = chart_bands(stats, 8);
+    // Only years in which some charted band has enough games to draw.
+    let years: Vec<i16> = stats
+        .years()
+        .into_iter()
+        .filter(|y| {
+            bands.iter().any(|b| {
+                stats
+                    .by_band_year
+                    .get(&(*b, *y))
+                    .is_some_and(|p| p.n >= MIN_CELL_GAMES)
+            })
+        })
+        .collect();
+    let (Some(&first), Some(&last)) = (years.first(), years.last()) else {
+        return Ok(String::new());
+    };
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (860, 440)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let x_range = f64::from(first) - 0.5..f64::from(last) + 0.5;
+        let mut chart = ChartBuilder::on(&root)
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(60)
+            .build_cartesian_2d(x_range, 0f64..1f64)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc("Year")
+            .y_desc("Draw rate")
+            .x_labels(((last - first) as usize + 1).min(16))
+            .x_label_formatter(&|y| format!("{:.0}", y))
+            .y_label_formatter(&percent)
+            .label_style((FONT, 13))
+            .axis_desc_style((FONT, 14))
+            .light_line_style(RGBColor(0xee, 0xee, 0xee))
+            .draw()
+            .map_err(err)?;
+        for (i, band) in bands.iter().enumerate() {
+            let color = BAND_COLORS[i % BAND_COLORS.len()];
+            let points: Vec<(f64, f64, f64, f64)> = years
+                .iter()
+                .filter_map(|&y| {
+                    let p = stats.by_band_year.get(&(*band, y))?;
+                    if p.n < MIN_CELL_GAMES {
+                        return None;
+                    }
+                    let (lo, hi) = p.wilson95()?;
+                    Some((f64::from(y), p.rate()?, lo, hi))
+                })
+                .collect();
+            if points.is_empty() {
+                continue;
+            }
+            let mut outline: Vec<(f64, f64)> = points.iter().map(|p| (p.0, p.3)).collect();
+            outline.extend(points.iter().rev().map(|p| (p.0, p.2)));
+            chart
+                .draw_series(std::iter::once(Polygon::new(outline, color.mix(0.15))))
+                .map_err(err)?;
+            chart
+                .draw_series(LineSeries::new(
+                    points.iter().map(|p| (p.0, p.1)),
+                    color.stroke_width(2),
+                ))
+                .map_err(err)?
+                .label(short_label(scheme, *band))
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
+                });
+            chart
+                .draw_series(
+                    points
+                        .iter()
+                        .map(|p| Circle::new((p.0, p.1), 3, color.filled())),
+                )
+                .map_err(err)?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.85))
+            .border_style(RGBColor(0xbb, 0xbb, 0xbb))
+            .label_font((FONT, 13))
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(accessible(
+        svg,
+        "chart-year",
+        "Draw rate by year and rating band",
+        "Line chart: one line per rating band, draw rate on the vertical axis \
+         from 0 to 100 percent, years on the horizontal axis; shaded areas are \
+         95 percent Wilson intervals. The table below the chart gives the numbers.",
+    ))
+}
+
+/// Draw rate by band with 95% intervals as whiskers and n on each bar.
+pub fn rate_by_band(stats: &DrawStats, scheme: &BandScheme) -> Result<String> {
+    let bands = chart_bands(stats, 40);
+    if bands.is_empty() {
+        return Ok(String::new());
+    }
+    let width = (120 + 56 * bands.len() as u32).clamp(520, 1100);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, 420)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let n = bands.len();
+        let labels: Vec<String> = bands.iter().map(|&b| short_label(scheme, b)).collect();
+        let mut chart = ChartBuilder::on(&root)
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(60)
+            .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..1.08f64)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_desc("Rating band (lower edge)")
+            .y_desc("Draw rate")
+            .x_labels(n)
+            .x_label_formatter(&|x| {
+                let i = x.round();
+                if (x - i).abs() < 0.01 && i >= 0.0 && (i as usize) < labels.len() {
+                    labels[i as usize].clone()
+                } else {
+                    String::new()
+                }
+            })
+            .y_label_formatter(&percent)
+            .label_style((FONT, 13))
+            .axis_desc_style((FONT, 14))
+            .light_line_style(RGBColor(0xee, 0xee, 0xee))
+            .draw()
+            .map_err(err)?;
+        let bar = RGBColor(0x4e, 0x79, 0xa7);
+        for (i, band) in bands.iter().enumerate() {
+            let p = stats.by_band[band];
+            let (Some(rate), Some((lo, hi))) = (p.rate(), p.wilson95()) else {
+                continue;
+            };
+            let x = i as f64;
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(x - 0.35, 0.0), (x + 0.35, rate)],
+                    bar.mix(0.85).filled(),
+                )))
+                .map_err(err)?;
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(x, lo), (x, hi)],
+                    BLACK.stroke_width(1),
+                )))
+                .map_err(err)?;
+            for y in [lo, hi] {
+                chart
+                    .draw_series(std::iter::once(PathElement::new(
+                        vec![(x - 0.12, y), (x + 0.12, y)],
+                        BLACK.stroke_width(1),
+                    )))
+                    .map_err(err)?;
+            }
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    format!("n={}", p.n),
+                    (x - 0.3, hi + 0.05),
+                    (FONT, 11).into_font().color(&RGBColor(0x33, 0x33, 0x33)),
+                )))
+                .map_err(err)?;
+        }
+        root.present().map_err(err)?;
+    }
+    Ok(accessible(
+        svg,
+        "chart-band",
+        "Draw rate by rating band, all years",
+        "Bar chart: one bar per rating band with its draw rate, whiskers for \
+         the 95 percent Wilson interval and the number of games above each bar.",
+    ))
+}
+
+/// 100% stacked bars: the draw-type mix of each band.
+pub fn draw_mix_by_band(stats: &DrawStats, scheme: &BandScheme) -> Result<String> {
+    let bands: Vec<Band> = chart_bands(stats, 40)
+        .into_iter()
+        .filter(|b| stats.draw_types_by_band.contains_key(b))
+        .collect();
+    if bands.is_empty() {
+        return Ok(String::new());
+    }
+    let kinds: Vec<DrawType> = DrawType::ALL
+        .into_iter()
+        .filter(|k| stats.draw_types.get(k).copied().unwrap_or(0) > 0)
+        .collect();
+    let width = (260 + 56 * bands.len() as u32).clamp(640, 1200);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, 420)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let (plot, legend) = root.split_horizontally(width - 250);
+        let n = bands.len();
+        let labels: Vec<String> = bands.iter().map(|&b| short_label(scheme, b)).collect();
+        let mut chart = ChartBuilder::on(&plot)
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(60)
+            .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..1f64)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_desc("Rating band (lower edge)")
+            .y_desc("Share of draws")
+            .x_labels(n)
+            .x_label_formatter(&|x| {
+                let i = x.round();
+                if (x - i).abs() < 0.01 && i >= 0.0 && (i as usize) < labels.len() {
+                    labels[i as usize].clone()
+                } else {
+                    String::new()
+                }
+            })
+            .y_label_formatter(&percent)
+            .label_style((FONT, 13))
+            .axis_desc_style((FONT, 14))
+            .draw()
+            .map_err(err)?;
+        for (i, band) in bands.iter().enumerate() {
+            let mix = &stats.draw_types_by_band[band];
+            let total: u64 = mix.values().sum();
+            let mut bottom = 0.0;
+            for kind in &kinds {
+                let share = mix.get(kind).copied().unwrap_or(0) as f64 / total.max(1) as f64;
+                if share <= 0.0 {
+                    continue;
+                }
+                let x = i as f64;
+                chart
+                    .draw_series(std::iter::once(Rectangle::new(
+                        [(x - 0.38, bottom), (x + 0.38, bottom + share)],
+                        draw_type_color(*kind).filled(),
+                    )))
+                    .map_err(err)?;
+                bottom += share;
+            }
+        }
+        for (row, kind) in kinds.iter().enumerate() {
+            let y = 30 + row as i32 * 24;
+            legend
+                .draw(&Rectangle::new(
+                    [(8, y), (24, y + 14)],
+                    draw_type_color(*kind).filled(),
+                ))
+                .map_err(err)?;
+            legend
+                .draw(&Text::new(kind.label(), (32, y + 1), (FONT, 13)))
+                .map_err(err)?;
+        }
+        root.present().map_err(err)?;
+    }
+    Ok(accessible(
+        svg,
+        "chart-mix",
+        "How draws happened, by rating band",
+        "Stacked bar chart: for each rating band, the share of its draws that \
+         were agreed, by repetition, by the 50- or 75-move rule, by stalemate, \
+         by insufficient material or by timeout against insufficient material.",
+    ))
+}
+
+/// Histogram of the move at which draws happen, agreed draws apart from
+/// the rest, with markers at 20 and 30 moves.
+pub fn draw_length(stats: &DrawStats) -> Result<String> {
+    const BIN: u32 = 5;
+    const LAST: u32 = 150;
+    let bin_of = |m: u32| m.saturating_sub(1).min(LAST) / BIN;
+    let bins = (LAST / BIN + 1) as usize;
+    let mut agreed = vec![0u64; bins];
+    let mut other = vec![0u64; bins];
+    for (&m, &n) in &stats.agreed_moves {
+        agreed[bin_of(m) as usize] += n;
+    }
+    for (&m, &n) in &stats.other_draw_moves {
+        other[bin_of(m) as usize] += n;
+    }
+    let top = agreed
+        .iter()
+        .zip(&other)
+        .map(|(a, o)| a + o)
+        .max()
+        .unwrap_or(0);
+    if top == 0 {
+        return Ok(String::new());
+    }
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (860, 400)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(70)
+            .build_cartesian_2d(0f64..f64::from(LAST + BIN), 0f64..top as f64 * 1.1)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_desc("Moves played when the game was drawn (bins of 5; last bin 150+)")
+            .y_desc("Drawn games")
+            .x_labels(16)
+            .x_label_formatter(&|x| format!("{:.0}", x))
+            .y_label_formatter(&|y| format!("{:.0}", y))
+            .label_style((FONT, 13))
+            .axis_desc_style((FONT, 14))
+            .light_line_style(RGBColor(0xee, 0xee, 0xee))
+            .draw()
+            .map_err(err)?;
+        let agreed_color = draw_type_color(DrawType::Agreed);
+        let other_color = RGBColor(0xf2, 0x8e, 0x2b);
+        for i in 0..bins {
+            let x0 = (i as u32 * BIN) as f64;
+            let (a, o) = (agreed[i] as f64, other[i] as f64);
+            chart
+                .draw_series([
+                    Rectangle::new(
+                        [(x0 + 0.3, 0.0), (x0 + BIN as f64 - 0.3, a)],
+                        agreed_color.filled(),
+                    ),
+                    Rectangle::new(
+                        [(x0 + 0.3, a), (x0 + BIN as f64 - 0.3, a + o)],
+                        other_color.mix(0.9).filled(),
+                    ),
+                ])
+                .map_err(err)?;
+        }
+        for limit in [20.0, 30.0] {
+            chart
+                .draw_series(DashedLineSeries::new(
+                    [(limit, 0.0), (limit, top as f64 * 1.05)],
+                    6,
+                    4,
+                    RGBColor(0x55, 0x55, 0x55).stroke_width(1),
+                ))
+                .map_err(err)?;
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    format!("{limit:.0} moves"),
+                    (limit + 1.0, top as f64 * 1.07),
+                    (FONT, 12),
+                )))
+                .map_err(err)?;
+        }
+        chart
+            .draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())
+            .map_err(err)?
+            .label("Agreed draws")
+            .legend(move |(x, y)| {
+                Rectangle::new([(x, y - 6), (x + 14, y + 6)], agreed_color.filled())
+            });
+        chart
+            .draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())
+            .map_err(err)?
+            .label("Other draws (repetition, 50/75 moves, stalemate, material)")
+            .legend(move |(x, y)| {
+                Rectangle::new([(x, y - 6), (x + 14, y + 6)], other_color.filled())
+            });
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.85))
+            .border_style(RGBColor(0xbb, 0xbb, 0xbb))
+            .label_font((FONT, 13))
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(accessible(
+        svg,
+        "chart-length",
+        "Length of drawn games",
+        "Stacked histogram of the number of moves played in drawn games, in bins \
+         of five moves: agreed draws at the bottom, other draws on top. Dashed \
+         lines mark 20 and 30 moves.",
+    ))
+}

@@ -1,0 +1,35 @@
+//! The report stage: aggregation queries (polars lazy), statistics, charts
+//! (plotters SVG) and the HTML page.
+
+pub mod charts;
+pub mod html;
+pub mod query;
+pub mod stats;
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+
+use crate::study::EventPatterns;
+pub use query::Filters;
+pub use stats::DrawStats;
+
+/// The numbers behind a report or a `stats` table.
+pub struct Aggregate {
+    pub tables: Vec<PathBuf>,
+    pub stats: DrawStats,
+    pub coverage: Vec<(String, u64)>,
+}
+
+/// Scans the tables once for coverage and once for the cube.
+pub fn aggregate(inputs: &[PathBuf], filters: &Filters) -> Result<Aggregate> {
+    let tables = query::table_paths(inputs)?;
+    let prepared = query::prepare(query::scan(&tables)?, filters, &EventPatterns::default())?;
+    let coverage = query::coverage(prepared.clone())?;
+    let cube = query::cube(prepared)?;
+    Ok(Aggregate {
+        tables,
+        stats: DrawStats::from_cube(&cube),
+        coverage,
+    })
+}

@@ -1,0 +1,329 @@
+//! The aggregation queries behind `remis report` and `remis stats`: polars
+//! lazy scans of `games.parquet`, so tables larger than memory work. Each
+//! query returns a small frame; everything after that is plain Rust.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Result, bail};
+use polars::lazy::dsl::{coalesce, min_horizontal};
+use polars::prelude::*;
+use regex::Regex;
+
+use crate::study::{Band, BandScheme, EloBasis, EventPatterns};
+
+/// The filters every analyst wants; shared by the report and `stats`.
+#[derive(Clone, Debug)]
+pub struct Filters {
+    pub years: Option<(i16, i16)>,
+    pub min_elo: Option<u16>,
+    pub basis: EloBasis,
+    pub bands: BandScheme,
+    /// `classical`, `rapid`, `blitz`, `bullet` (from TimeControl, else from
+    /// the event name, else assumed classical).
+    pub time_class: Option<String>,
+    pub event: Option<Regex>,
+    pub exclude_event: Option<Regex>,
+    pub variant: Option<String>,
+}
+
+impl Default for Filters {
+    fn default() -> Self {
+        Filters {
+            years: None,
+            min_elo: None,
+            basis: EloBasis::Min,
+            bands: BandScheme::width(100),
+            time_class: None,
+            event: None,
+            exclude_event: None,
+            variant: None,
+        }
+    }
+}
+
+impl Filters {
+    /// The filters in force, in words, for the report's headline.
+    pub fn describe(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some((a, b)) = self.years {
+            out.push(format!("years {a}–{b}"));
+        }
+        if let Some(m) = self.min_elo {
+            out.push(format!("rating ≥ {m} ({})", self.basis_words()));
+        }
+        out.push(format!("bands by {}", self.basis_words()));
+        if let Some(t) = &self.time_class {
+            out.push(format!("time class {t}"));
+        }
+        if let Some(e) = &self.event {
+            out.push(format!("events matching /{e}/"));
+        }
+        if let Some(e) = &self.exclude_event {
+            out.push(format!("events not matching /{e}/"));
+        }
+        if let Some(v) = &self.variant {
+            out.push(format!("variant {v}"));
+        }
+        out
+    }
+
+    fn basis_words(&self) -> &'static str {
+        match self.basis {
+            EloBasis::Min => "the lower-rated player",
+            EloBasis::Average => "the players' mean rating",
+            EloBasis::Both => "both players in the band",
+        }
+    }
+}
+
+/// `DIR` stands for `DIR/games.parquet`.
+pub fn table_paths(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    inputs
+        .iter()
+        .map(|p| {
+            let path = if p.is_dir() {
+                p.join("games.parquet")
+            } else {
+                p.clone()
+            };
+            if !path.is_file() {
+                bail!(
+                    "{}: no games table (run `remis classify` first)",
+                    path.display()
+                );
+            }
+            Ok(path)
+        })
+        .collect()
+}
+
+pub fn scan(paths: &[PathBuf]) -> Result<LazyFrame> {
+    let frames = paths
+        .iter()
+        .map(|p| scan_one(p))
+        .collect::<Result<Vec<_>>>()?;
+    match frames.len() {
+        0 => bail!("no input tables"),
+        1 => Ok(frames.into_iter().next().unwrap()),
+        _ => Ok(concat(frames, UnionArgs::default())?),
+    }
+}
+
+fn scan_one(path: &Path) -> Result<LazyFrame> {
+    let name = path.to_string_lossy().into_owned();
+    let scanned =
+        LazyFrame::scan_parquet(PlRefPath::new(name.as_str()), ScanArgsParquet::default());
+    anyhow::Context::with_context(scanned, || format!("reading {}", path.display()))
+}
+
+/// Why a row is left out of the rates, or "used".
+pub const USED: &str = "used";
+
+/// The table with the columns the report needs: `band` (Int32: band index,
+/// -1 for players in different bands under `EloBasis::Both`, null unrated),
+/// `basis_elo`, `effective_time_class`, `is_draw`, and `reason`.
+pub fn prepare(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Result<LazyFrame> {
+    let events = event_table(lf.clone(), filters, patterns)?;
+    let w = col("white_elo").cast(DataType::Int32);
+    let b = col("black_elo").cast(DataType::Int32);
+    let either_missing = w.clone().is_null().or(b.clone().is_null());
+    let null_i32 = || lit(NULL).cast(DataType::Int32);
+    let basis = match filters.basis {
+        EloBasis::Min | EloBasis::Both => min_horizontal([w.clone(), b.clone()])?,
+        EloBasis::Average => (w.clone() + b.clone()).floor_div(lit(2)),
+    };
+    let band = match filters.basis {
+        EloBasis::Both => {
+            let (bw, bb) = (band_of(w, &filters.bands), band_of(b, &filters.bands));
+            when(bw.clone().eq(bb)).then(bw).otherwise(lit(-1))
+        }
+        _ => band_of(basis.clone(), &filters.bands),
+    };
+    let lf = lf
+        .join(
+            events.lazy(),
+            [col("event")],
+            [col("event")],
+            JoinArgs::new(JoinType::Left),
+        )
+        .with_columns([
+            when(either_missing.clone())
+                .then(null_i32())
+                .otherwise(basis)
+                .alias("basis_elo"),
+            when(either_missing)
+                .then(null_i32())
+                .otherwise(band)
+                .alias("band"),
+            coalesce(&[col("time_class"), col("event_time_class"), lit("classical")])
+                .alias("effective_time_class"),
+            col("event_selected")
+                .fill_null(lit(filters.event.is_none()))
+                .alias("event_selected"),
+            col("result").eq(lit("1/2-1/2")).alias("is_draw"),
+        ]);
+
+    let mut reasons: Vec<(Expr, &str)> = vec![
+        (col("ending").eq(lit("invalid")), "invalid game"),
+        (
+            col("ending").eq(lit("unsupported_variant")),
+            "unsupported variant",
+        ),
+        (
+            col("ending")
+                .eq(lit("unfinished"))
+                .or(col("result").is_null()),
+            "unfinished (no result)",
+        ),
+    ];
+    if let Some(v) = &filters.variant {
+        reasons.push((col("variant").neq(lit(v.as_str())), "other variant"));
+    }
+    if let Some((from, to)) = filters.years {
+        reasons.push((
+            col("year")
+                .is_null()
+                .or(col("year").lt(lit(from)))
+                .or(col("year").gt(lit(to))),
+            "outside the years",
+        ));
+    }
+    if filters.event.is_some() || filters.exclude_event.is_some() {
+        reasons.push((col("event_selected").not(), "event not selected"));
+    }
+    if let Some(t) = &filters.time_class {
+        reasons.push((
+            col("effective_time_class").neq(lit(t.as_str())),
+            "other time class",
+        ));
+    }
+    reasons.push((col("band").eq(lit(-1)), "players in different bands"));
+    if let Some(m) = filters.min_elo {
+        reasons.push((col("basis_elo").is_null(), "unrated (minimum Elo set)"));
+        reasons.push((
+            col("basis_elo").lt(lit(i32::from(m))),
+            "below the minimum Elo",
+        ));
+    }
+    let reason = reasons
+        .into_iter()
+        .rev()
+        .fold(lit(USED), |otherwise, (cond, why)| {
+            when(cond.fill_null(lit(false)))
+                .then(lit(why))
+                .otherwise(otherwise)
+        });
+    Ok(lf.with_column(reason.alias("reason")))
+}
+
+/// Band index of a rating: the number of band edges at or below it.
+fn band_of(elo: Expr, scheme: &BandScheme) -> Expr {
+    scheme
+        .edge_list()
+        .iter()
+        .map(|&e| elo.clone().gt_eq(lit(i32::from(e))).cast(DataType::Int32))
+        .reduce(|a, b| a + b)
+        .unwrap_or(lit(0))
+}
+
+/// One row per distinct event name: its kind by name, and whether the
+/// event filters select it. Regexes run in Rust, once per name.
+fn event_table(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Result<DataFrame> {
+    let names = lf
+        .select([col("event")])
+        .filter(col("event").is_not_null())
+        .group_by([col("event")])
+        .agg([len().alias("n")])
+        .collect()?;
+    let names = names.column("event")?.str()?;
+    let mut kinds = Vec::with_capacity(names.len());
+    let mut selected = Vec::with_capacity(names.len());
+    for name in names.iter() {
+        let name = name.unwrap_or_default();
+        kinds.push(patterns.kind(name).map(|k| k.as_str()));
+        let included = filters.event.as_ref().is_none_or(|re| re.is_match(name));
+        let excluded = filters
+            .exclude_event
+            .as_ref()
+            .is_some_and(|re| re.is_match(name));
+        selected.push(included && !excluded);
+    }
+    let height = names.len();
+    Ok(DataFrame::new(
+        height,
+        vec![
+            names.clone().into_column(),
+            Column::new("event_time_class".into(), kinds),
+            Column::new("event_selected".into(), selected),
+        ],
+    )?)
+}
+
+/// Rows read and the reasons rows were left out.
+pub fn coverage(prepared: LazyFrame) -> Result<Vec<(String, u64)>> {
+    let df = prepared
+        .group_by([col("reason")])
+        .agg([len().cast(DataType::UInt64).alias("n")])
+        .sort(
+            ["n"],
+            SortMultipleOptions::default().with_order_descending(true),
+        )
+        .collect()?;
+    let reasons = df.column("reason")?.str()?;
+    let n = df.column("n")?.u64()?;
+    Ok(reasons
+        .iter()
+        .zip(n.iter())
+        .map(|(r, n)| (r.unwrap_or_default().to_string(), n.unwrap_or(0)))
+        .collect())
+}
+
+/// One cell of the aggregated cube: games used, by band, year, result kind,
+/// draw type and (for draws) the number of moves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CubeRow {
+    pub band: Band,
+    pub year: Option<i16>,
+    pub is_draw: bool,
+    pub draw_type: Option<String>,
+    pub moves: Option<u32>,
+    pub games: u64,
+}
+
+pub fn cube(prepared: LazyFrame) -> Result<Vec<CubeRow>> {
+    let df = prepared
+        .filter(col("reason").eq(lit(USED)))
+        .with_column(
+            when(col("is_draw"))
+                .then(col("moves"))
+                .otherwise(lit(NULL).cast(DataType::UInt32))
+                .alias("draw_moves"),
+        )
+        .group_by([
+            col("band"),
+            col("year"),
+            col("is_draw"),
+            col("draw_type"),
+            col("draw_moves"),
+        ])
+        .agg([len().cast(DataType::UInt64).alias("games")])
+        .collect()?;
+    let band = df.column("band")?.i32()?;
+    let year = df.column("year")?.i16()?;
+    let is_draw = df.column("is_draw")?.bool()?;
+    let draw_type = df.column("draw_type")?.str()?;
+    let moves = df.column("draw_moves")?.u32()?;
+    let games = df.column("games")?.u64()?;
+    Ok((0..df.height())
+        .map(|i| CubeRow {
+            band: band
+                .get(i)
+                .map_or(Band::Unrated, |b| Band::Rated(b.max(0) as u16)),
+            year: year.get(i),
+            is_draw: is_draw.get(i).unwrap_or(false),
+            draw_type: draw_type.get(i).map(str::to_string),
+            moves: moves.get(i),
+            games: games.get(i).unwrap_or(0),
+        })
+        .collect())
+}

@@ -1,0 +1,164 @@
+//! Draw statistics from the aggregated cube: rates by band and year, the
+//! draw-type mix, and the length of drawn games.
+
+use std::collections::BTreeMap;
+
+use super::query::CubeRow;
+use crate::rules::DrawType;
+use crate::study::{Band, Proportion};
+
+/// Fewer games than this in a cell: shown greyed, left out of charts.
+pub const MIN_CELL_GAMES: u64 = 30;
+
+/// Everything the report and `stats` show, from one cube.
+#[derive(Clone, Debug, Default)]
+pub struct DrawStats {
+    pub games: u64,
+    pub draws: u64,
+    pub by_band: BTreeMap<Band, Proportion>,
+    pub by_year: BTreeMap<i16, Proportion>,
+    pub by_band_year: BTreeMap<(Band, i16), Proportion>,
+    /// Games without a year, by band (in the band totals, not by year).
+    pub no_year: BTreeMap<Band, Proportion>,
+    pub draw_types: BTreeMap<DrawType, u64>,
+    pub draw_types_by_band: BTreeMap<Band, BTreeMap<DrawType, u64>>,
+    /// Drawn games by their number of moves: agreed draws and all others.
+    pub agreed_moves: BTreeMap<u32, u64>,
+    pub other_draw_moves: BTreeMap<u32, u64>,
+}
+
+fn add(map_value: &mut Proportion, draws: u64, games: u64) {
+    map_value.successes += draws;
+    map_value.n += games;
+}
+
+impl DrawStats {
+    pub fn from_cube(rows: &[CubeRow]) -> DrawStats {
+        let mut s = DrawStats::default();
+        let zero = || Proportion::new(0, 0);
+        for row in rows {
+            let draws = if row.is_draw { row.games } else { 0 };
+            s.games += row.games;
+            s.draws += draws;
+            add(
+                s.by_band.entry(row.band).or_insert_with(zero),
+                draws,
+                row.games,
+            );
+            match row.year {
+                Some(y) => {
+                    add(s.by_year.entry(y).or_insert_with(zero), draws, row.games);
+                    add(
+                        s.by_band_year.entry((row.band, y)).or_insert_with(zero),
+                        draws,
+                        row.games,
+                    );
+                }
+                None => add(
+                    s.no_year.entry(row.band).or_insert_with(zero),
+                    draws,
+                    row.games,
+                ),
+            }
+            if row.is_draw {
+                let kind = row
+                    .draw_type
+                    .as_deref()
+                    .and_then(DrawType::from_name)
+                    .unwrap_or(DrawType::Other);
+                *s.draw_types.entry(kind).or_insert(0) += row.games;
+                *s.draw_types_by_band
+                    .entry(row.band)
+                    .or_default()
+                    .entry(kind)
+                    .or_insert(0) += row.games;
+                let moves = row.moves.unwrap_or(0);
+                let histogram = if kind == DrawType::Agreed {
+                    &mut s.agreed_moves
+                } else {
+                    &mut s.other_draw_moves
+                };
+                *histogram.entry(moves).or_insert(0) += row.games;
+            }
+        }
+        s
+    }
+
+    pub fn overall(&self) -> Proportion {
+        Proportion::new(self.draws, self.games)
+    }
+
+    pub fn years(&self) -> Vec<i16> {
+        self.by_year.keys().copied().collect()
+    }
+
+    /// Draws of at most `moves` moves, as a share of all draws, and agreed
+    /// draws of at most `moves` moves as a share of agreed draws.
+    pub fn short_draws(&self, moves: u32) -> (Proportion, Proportion) {
+        let count = |h: &BTreeMap<u32, u64>| -> (u64, u64) {
+            let short = h.range(..=moves).map(|(_, n)| n).sum();
+            (short, h.values().sum())
+        };
+        let (agreed_short, agreed) = count(&self.agreed_moves);
+        let (other_short, other) = count(&self.other_draw_moves);
+        (
+            Proportion::new(agreed_short + other_short, agreed + other),
+            Proportion::new(agreed_short, agreed),
+        )
+    }
+
+    /// Mean length in moves of drawn games.
+    pub fn mean_draw_moves(&self) -> Option<f64> {
+        let (sum, n) = self
+            .agreed_moves
+            .iter()
+            .chain(&self.other_draw_moves)
+            .fold((0u64, 0u64), |(s, c), (&m, &k)| {
+                (s + u64::from(m) * k, c + k)
+            });
+        (n > 0).then(|| sum as f64 / n as f64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(band: u16, year: i16, draw: Option<&str>, moves: u32, games: u64) -> CubeRow {
+        CubeRow {
+            band: Band::Rated(band),
+            year: Some(year),
+            is_draw: draw.is_some(),
+            draw_type: draw.map(str::to_string),
+            moves: draw.map(|_| moves),
+            games,
+        }
+    }
+
+    #[test]
+    fn rates_and_mix_from_a_hand_built_cube() {
+        let cube = vec![
+            row(25, 2000, None, 0, 45),
+            row(25, 2000, Some("agreed"), 18, 40),
+            row(25, 2000, Some("threefold_repetition"), 35, 15),
+            row(24, 2001, None, 0, 70),
+            row(24, 2001, Some("agreed"), 25, 30),
+        ];
+        let s = DrawStats::from_cube(&cube);
+        assert_eq!(s.games, 200);
+        assert_eq!(s.draws, 85);
+        let band25 = s.by_band[&Band::Rated(25)];
+        assert_eq!((band25.successes, band25.n), (55, 100));
+        assert_eq!(band25.rate(), Some(0.55));
+        assert_eq!(s.by_band_year[&(Band::Rated(24), 2001)].rate(), Some(0.3));
+        assert_eq!(s.draw_types[&DrawType::Agreed], 70);
+        assert_eq!(s.draw_types[&DrawType::ThreefoldRepetition], 15);
+        let (all, agreed) = s.short_draws(20);
+        assert_eq!((all.successes, all.n), (40, 85));
+        assert_eq!((agreed.successes, agreed.n), (40, 70));
+        let (all30, _) = s.short_draws(30);
+        assert_eq!(all30.successes, 70);
+        let mean = s.mean_draw_moves().unwrap();
+        assert!((mean - (40.0 * 18.0 + 15.0 * 35.0 + 30.0 * 25.0) / 85.0).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,102 @@
+//! Rating bands: which band a game falls in, by its players' Elo.
+
+/// How a game's rating is taken from its two players.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, clap::ValueEnum)]
+pub enum EloBasis {
+    /// The lower-rated player's Elo ("games between players rated 2500+").
+    Min,
+    /// The mean of both players' Elo.
+    Average,
+    /// Both players in the same band; games across bands are left out.
+    Both,
+}
+
+/// Band edges: band 0 is below `edges[0]`, band i is `[edges[i-1], edges[i])`,
+/// the last band is `edges[last]` and above.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BandScheme {
+    edges: Vec<u16>,
+}
+
+/// A rating band, or the band of games without both ratings.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash, Ord, PartialOrd)]
+pub enum Band {
+    Rated(u16),
+    Unrated,
+}
+
+impl BandScheme {
+    /// Bands of `width` Elo from `width` up to 3000 (and one above).
+    pub fn width(width: u16) -> BandScheme {
+        let width = width.max(1);
+        BandScheme {
+            edges: (1..)
+                .map(|k| k * width)
+                .take_while(|&e| e <= 3000)
+                .collect(),
+        }
+    }
+
+    /// Explicit edges, sorted and without duplicates.
+    pub fn edges(mut edges: Vec<u16>) -> BandScheme {
+        edges.sort_unstable();
+        edges.dedup();
+        BandScheme { edges }
+    }
+
+    pub fn edge_list(&self) -> &[u16] {
+        &self.edges
+    }
+
+    /// The band index of a rating.
+    pub fn index(&self, elo: u16) -> u16 {
+        self.edges.partition_point(|&e| e <= elo) as u16
+    }
+
+    /// "2500–2599", "< 1000", "≥ 3000".
+    pub fn label(&self, band: Band) -> String {
+        let Band::Rated(i) = band else {
+            return "unrated".to_string();
+        };
+        let i = i as usize;
+        match (i.checked_sub(1).map(|j| self.edges[j]), self.edges.get(i)) {
+            (None, Some(hi)) => format!("< {hi}"),
+            (Some(lo), Some(hi)) => format!("{lo}–{}", hi - 1),
+            (Some(lo), None) => format!("≥ {lo}"),
+            (None, None) => "all".to_string(),
+        }
+    }
+
+    /// The lower edge of a band, for sorting and axes.
+    pub fn lower_edge(&self, band: Band) -> Option<u16> {
+        match band {
+            Band::Rated(0) => Some(0),
+            Band::Rated(i) => self.edges.get(i as usize - 1).copied(),
+            Band::Unrated => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn width_bands() {
+        let s = BandScheme::width(100);
+        assert_eq!(s.index(2499), 24);
+        assert_eq!(s.index(2500), 25);
+        assert_eq!(s.label(Band::Rated(25)), "2500–2599");
+        assert_eq!(s.label(Band::Rated(0)), "< 100");
+        assert_eq!(s.label(Band::Rated(s.index(3100))), "≥ 3000");
+        assert_eq!(s.label(Band::Unrated), "unrated");
+    }
+
+    #[test]
+    fn explicit_edges() {
+        let s = BandScheme::edges(vec![2500, 2100, 2300]);
+        assert_eq!(s.index(2000), 0);
+        assert_eq!(s.label(Band::Rated(s.index(2250))), "2100–2299");
+        assert_eq!(s.label(Band::Rated(s.index(2700))), "≥ 2500");
+    }
+}

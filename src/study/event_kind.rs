@@ -1,0 +1,88 @@
+//! What an event's name says about how it was played, for collections
+//! without a TimeControl tag (TWIC, PGN Mentor): rapid, blitz, blindfold,
+//! simultaneous. The patterns are deliberately plain so they can be read and
+//! argued with; `docs/report.md` lists them.
+
+use regex::Regex;
+
+/// A kind of event that is not a standard classical game.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash, Ord, PartialOrd)]
+pub enum EventKind {
+    Rapid,
+    Blitz,
+    Bullet,
+    Blindfold,
+    Simul,
+}
+
+impl EventKind {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            EventKind::Rapid => "rapid",
+            EventKind::Blitz => "blitz",
+            EventKind::Bullet => "bullet",
+            EventKind::Blindfold => "blindfold",
+            EventKind::Simul => "simul",
+        }
+    }
+}
+
+/// Name patterns, tried in order; the first match decides.
+pub struct EventPatterns {
+    patterns: Vec<(EventKind, Regex)>,
+}
+
+/// The default patterns (case-insensitive).
+pub const DEFAULT_PATTERNS: [(EventKind, &str); 5] = [
+    (EventKind::Blindfold, r"(?i)blind"),
+    (
+        EventKind::Simul,
+        r"(?i)\bsimul|\bexhibition\b|\bclock simul",
+    ),
+    (EventKind::Bullet, r"(?i)\bbullet\b|\bhyper ?bullet\b"),
+    (
+        EventKind::Blitz,
+        r"(?i)blitz|lightning|armageddon|\bspeed\b|\bbliz\b|\b(3|5) ?min",
+    ),
+    (
+        EventKind::Rapid,
+        r"(?i)rapid|\bactive\b|quick ?play|\bknockout rapid|\btie-?break|\b(15|25|30) ?min|\bplay-?off",
+    ),
+];
+
+impl Default for EventPatterns {
+    fn default() -> Self {
+        EventPatterns {
+            patterns: DEFAULT_PATTERNS
+                .iter()
+                .map(|&(k, p)| (k, Regex::new(p).expect("default event pattern")))
+                .collect(),
+        }
+    }
+}
+
+impl EventPatterns {
+    pub fn kind(&self, event: &str) -> Option<EventKind> {
+        self.patterns
+            .iter()
+            .find(|(_, re)| re.is_match(event))
+            .map(|&(k, _)| k)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recognises_common_names() {
+        let p = EventPatterns::default();
+        assert_eq!(p.kind("Amber Blindfold"), Some(EventKind::Blindfold));
+        assert_eq!(p.kind("Melody Amber Rapid"), Some(EventKind::Rapid));
+        assert_eq!(p.kind("World Blitz Championship"), Some(EventKind::Blitz));
+        assert_eq!(p.kind("Kasparov simul"), Some(EventKind::Simul));
+        assert_eq!(p.kind("Corus A"), None);
+        assert_eq!(p.kind("Linares"), None);
+        assert_eq!(p.kind("Dortmund Sparkassen"), None);
+    }
+}
