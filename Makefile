@@ -9,7 +9,9 @@ REMIS_RELEASE = target/release/remis
 SHARED ?= ../shared/data
 SAMPLE_OUT = reports/sample
 
-.PHONY: all build release run test lint validate bench sample clean
+TEST_OUT = target/test-report
+
+.PHONY: all build release setup run test lint validate bench sample clean
 
 all: build
 
@@ -26,8 +28,16 @@ run: build
 	$(REMIS_DEBUG) stats $(SAMPLE_OUT) --by-band
 	@echo "table: $(SAMPLE_OUT)/games.parquet  report: $(SAMPLE_OUT)/report.html"
 
-test: build
+# System packages and the Python environment the tests need.
+setup:
+	VENV=$(VENV) scripts/setup.sh
+
+test: build setup
 	$(CARGO) test --all-targets
+	$(REMIS_DEBUG) classify data tests/fixtures --out $(TEST_OUT)
+	$(REMIS_DEBUG) report $(TEST_OUT) --out $(TEST_OUT)/report.html
+	REMIS_REPORT=$(TEST_OUT)/report.html REMIS_SCREENSHOT=$(TEST_OUT)/report.png \
+		$(VENV)/bin/python -m pytest -q tests/browser
 
 lint:
 	$(CARGO) fmt --all -- --check

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what the tests need beyond the Rust toolchain: Debian's chromium
+# and chromedriver (browser test of the report) and a Python virtual
+# environment with the pinned requirements (browser test, notebooks).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV="${VENV:-.venv}"
+
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "setup: installing chromium and chromium-driver from Debian"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+  else
+    echo "setup: the browser test needs Debian's chromium and chromium-driver:" >&2
+    echo "       sudo apt-get install chromium chromium-driver" >&2
+    exit 1
+  fi
+fi
+
+stamp="$VENV/.requirements"
+wanted=$(cat tests/browser/requirements.txt notebooks/requirements.txt | sha256sum | cut -c1-16)
+if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
+  echo "setup: creating $VENV"
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q --disable-pip-version-check \
+    -r tests/browser/requirements.txt -r notebooks/requirements.txt
+  echo "$wanted" > "$stamp"
+fi
