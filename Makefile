@@ -44,8 +44,12 @@ lint:
 	$(CARGO) clippy --all-targets -- -D warnings
 
 # Classify every collection in ../shared/data (absent on a user's machine).
-validate: release
-	scripts/validate.sh $(SHARED)
+validate: release setup
+	VENV=$(VENV) scripts/validate.sh $(SHARED)
+
+# Speed and memory against the bare replay loop, pgn-extract and python-chess.
+bench: setup
+	VENV=$(VENV) scripts/bench.sh
 
 sample: build
 	$(REMIS_DEBUG) generate --games 3000 --seed 1 --out data/sample/generated-3000.pgn.zst

@@ -19,11 +19,11 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
 fi
 
 stamp="$VENV/.requirements"
-wanted=$(cat tests/browser/requirements.txt notebooks/requirements.txt | sha256sum | cut -c1-16)
+wanted=$(cat requirements-dev.txt tests/browser/requirements.txt notebooks/requirements.txt | sha256sum | cut -c1-16)
 if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
   echo "setup: creating $VENV"
   python3 -m venv "$VENV"
   "$VENV/bin/pip" install -q --disable-pip-version-check \
-    -r tests/browser/requirements.txt -r notebooks/requirements.txt
+    -r requirements-dev.txt
   echo "$wanted" > "$stamp"
 fi
