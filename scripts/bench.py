@@ -20,6 +20,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "target" / "bench"
 REMIS = ROOT / "target" / "release" / "remis"
 BARE = ROOT / "target" / "release" / "examples" / "bare_replay"
+# Debian installs pgn-extract under /usr/games.
+PGN_EXTRACT = shutil.which("pgn-extract") or "/usr/games/pgn-extract"
 
 
 def run(cmd, stdout=subprocess.DEVNULL):
@@ -93,7 +95,7 @@ def main():
     shared = pathlib.Path(args.shared)
     if not (shared / "pgnmentor-players").is_dir():
         sys.exit(f"bench: {shared} is absent; the benchmark corpus is built from its collections")
-    for tool in ["zstd", "gzip", "pgn-extract"]:
+    for tool in ["zstd", "gzip"]:
         if shutil.which(tool) is None:
             sys.exit(f"bench: {tool} not found (scripts/bench.sh installs pgn-extract)")
 
@@ -110,7 +112,7 @@ def main():
         measure("remis, 2 threads", [REMIS, "classify", path, "--threads", "2", "--out", tmp], games, args.runs, r)
         measure("bare replay, 1 thread", [BARE, path, "1"], games, args.runs, r)
         measure("bare replay, 2 threads", [BARE, path, "2"], games, args.runs, r)
-        measure("pgn-extract", ["pgn-extract", "-s", "--fifty", "--repetition", "--stalemate",
+        measure("pgn-extract", [PGN_EXTRACT, "-s", "--fifty", "--repetition", "--stalemate",
                                 "-o", "/dev/null", path], games, args.runs, r)
         wall, _, out = run([sys.executable, ROOT / "scripts" / "bench_pychess.py", path,
                             str(args.pychess_games)], stdout=None)

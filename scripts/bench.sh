@@ -4,7 +4,7 @@
 # runs scripts/bench.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v pgn-extract >/dev/null; then
+if [ ! -x /usr/games/pgn-extract ] && ! command -v pgn-extract >/dev/null; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pgn-extract zstd >/dev/null
   else

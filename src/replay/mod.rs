@@ -15,7 +15,6 @@ use shakmaty::{
     CastlingMode, Chess, Color, EnPassantMode, Position,
     fen::Fen,
     san::{San, SanError},
-    zobrist::Zobrist64,
 };
 
 use crate::rules::{self, BoardFacts, Ending, GameResult, PositionHistory, Termination};
@@ -141,7 +140,6 @@ pub struct GameReplayer {
     record: GameRecord,
     in_game: bool,
     pos: Chess,
-    hash: u64,
     history: PositionHistory,
     movetext_result: Option<GameResult>,
 }
@@ -158,7 +156,6 @@ impl GameReplayer {
             record: GameRecord::new(),
             in_game: false,
             pos: Chess::default(),
-            hash: 0,
             history: PositionHistory::new(),
             movetext_result: None,
         }
@@ -226,10 +223,10 @@ impl GameReplayer {
                 }
             }
         };
-        self.hash = self.pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
-        self.history.reset(self.hash);
+        self.history.reset(&self.pos);
         if self.record.text.get(Field::StartFen).is_some() {
-            self.record.movetext_hash = mix(self.record.movetext_hash, self.hash);
+            let start = rules::position_hash(&self.pos);
+            self.record.movetext_hash = mix(self.record.movetext_hash, start);
         }
         Ok(())
     }
@@ -240,7 +237,7 @@ impl GameReplayer {
         if record.result.is_none() {
             record.result = self.movetext_result;
         }
-        let board = BoardFacts::of(&self.pos, &self.history);
+        let board = BoardFacts::of(&self.pos, &mut self.history);
         let termination = Termination::parse(record.text.get(Field::Termination));
         let before_the_end = record
             .automatic_draw
@@ -326,15 +323,8 @@ impl Visitor for GameReplayer {
             }
         };
         let irreversible = self.pos.is_irreversible(m);
-        let next_hash = self
-            .pos
-            .update_zobrist_hash(Zobrist64(self.hash), m, EnPassantMode::Legal);
         self.pos.play_unchecked(m);
-        self.hash = match next_hash {
-            Some(h) => h.0,
-            None => self.pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0,
-        };
-        self.history.push(self.hash, irreversible);
+        self.history.push(&self.pos, irreversible);
         let record = &mut self.record;
         record.plies += 1;
         record.movetext_hash = mix(record.movetext_hash, move_code(m));

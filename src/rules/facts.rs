@@ -1,6 +1,6 @@
 //! What the final position of a game says by itself, under the Laws.
 
-use shakmaty::{Chess, Color, EnPassantMode, Position, zobrist::Zobrist64};
+use shakmaty::{Chess, Color, Position};
 
 use super::PositionHistory;
 
@@ -35,10 +35,15 @@ pub struct BoardFacts {
     pub fifty_claimable: bool,
     /// The claims above hold only through a written, unplayed move.
     pub claim_needs_written_move: bool,
+    /// Material points (queen 9, rook 5, minor 3, pawn 1, bishop pair 1).
+    pub white_material: u8,
+    pub black_material: u8,
+    /// How plus-remise would decide the game if it were a draw.
+    pub plus_remise: super::PlusRemise,
 }
 
 impl BoardFacts {
-    pub fn of(pos: &Chess, history: &PositionHistory) -> BoardFacts {
+    pub fn of(pos: &Chess, history: &mut PositionHistory) -> BoardFacts {
         let moves = pos.legal_moves();
         let in_check = pos.is_check();
         let checkmate = moves.is_empty() && in_check;
@@ -52,7 +57,11 @@ impl BoardFacts {
         let threefold_by_move = !threefold_now
             && history.reversible_plies() >= 3
             && moves.iter().any(|&m| {
-                !pos.is_irreversible(m) && history.count_after_move(hash_after(pos, m)) >= 3
+                !pos.is_irreversible(m) && {
+                    let mut after = pos.clone();
+                    after.play_unchecked(m);
+                    history.count_after_move(&after) >= 3
+                }
             });
         let fifty_now = halfmove_clock >= 100;
         let fifty_by_move =
@@ -73,6 +82,9 @@ impl BoardFacts {
             fifty_claimable: fifty_now || fifty_by_move,
             claim_needs_written_move: (threefold_by_move || fifty_by_move)
                 && !(threefold_now || fifty_now),
+            white_material: super::material_points(pos.board(), Color::White, 1).min(255) as u8,
+            black_material: super::material_points(pos.board(), Color::Black, 1).min(255) as u8,
+            plus_remise: super::plus_remise(pos.board()),
         }
     }
 
@@ -87,20 +99,6 @@ impl BoardFacts {
         match color {
             Color::White => self.white_cannot_mate,
             Color::Black => self.black_cannot_mate,
-        }
-    }
-}
-
-/// The repetition hash of the position after `m`, as [`PositionHistory`]
-/// stores them.
-pub fn hash_after(pos: &Chess, m: shakmaty::Move) -> u64 {
-    let current: Zobrist64 = pos.zobrist_hash(EnPassantMode::Legal);
-    match pos.update_zobrist_hash(current, m, EnPassantMode::Legal) {
-        Some(h) => h.0,
-        None => {
-            let mut next = pos.clone();
-            next.play_unchecked(m);
-            next.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
         }
     }
 }

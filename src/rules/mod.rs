@@ -7,11 +7,13 @@
 mod ending;
 mod facts;
 mod history;
+mod plus_remise;
 mod record;
 
 pub use ending::{DrawType, Ending};
 pub use facts::BoardFacts;
-pub use history::PositionHistory;
+pub use history::{PositionHistory, position_hash};
+pub use plus_remise::{PlusRemise, material_points, plus_remise};
 pub use record::{GameResult, Termination, TerminationDraw};
 
 use shakmaty::Color;

@@ -8,6 +8,7 @@ use polars::prelude::*;
 
 use crate::replay::{Field, GameRecord, TimeClass, Variant};
 use crate::rules::{BoardFacts, DrawType, GameResult};
+use shakmaty::Color;
 
 /// Rows per Parquet row group: memory stays flat whatever the input size.
 pub const ROW_GROUP_ROWS: usize = 65_536;
@@ -33,6 +34,10 @@ pub struct TableBuilder {
     repetitions: PrimitiveChunkedBuilder<UInt8Type>,
     flags: Vec<(&'static str, fn(&BoardFacts) -> bool, BooleanChunkedBuilder)>,
     result_mismatch: BooleanChunkedBuilder,
+    white_material: PrimitiveChunkedBuilder<UInt8Type>,
+    black_material: PrimitiveChunkedBuilder<UInt8Type>,
+    plus_remise_winner: StringChunkedBuilder,
+    plus_remise_rule: PrimitiveChunkedBuilder<UInt8Type>,
     automatic_draw_ply: PrimitiveChunkedBuilder<UInt32Type>,
     movetext_hash: PrimitiveChunkedBuilder<UInt64Type>,
     start_fen: StringChunkedBuilder,
@@ -99,6 +104,10 @@ impl TableBuilder {
                 .map(|&(n, f)| (n, f, BooleanChunkedBuilder::new(n.into(), capacity)))
                 .collect(),
             result_mismatch: BooleanChunkedBuilder::new("result_mismatch".into(), capacity),
+            white_material: PrimitiveChunkedBuilder::new("white_material".into(), capacity),
+            black_material: PrimitiveChunkedBuilder::new("black_material".into(), capacity),
+            plus_remise_winner: s("plus_remise_winner"),
+            plus_remise_rule: PrimitiveChunkedBuilder::new("plus_remise_rule".into(), capacity),
             automatic_draw_ply: PrimitiveChunkedBuilder::new("automatic_draw_ply".into(), capacity),
             movetext_hash: PrimitiveChunkedBuilder::new("movetext_hash".into(), capacity),
             start_fen: s("start_fen"),
@@ -153,6 +162,17 @@ impl TableBuilder {
             column.append_option(g.board.as_ref().map(|b| flag(b)));
         }
         self.result_mismatch.append_value(g.result_mismatch);
+        self.white_material
+            .append_option(g.board.map(|b| b.white_material));
+        self.black_material
+            .append_option(g.board.map(|b| b.black_material));
+        let plus = drawn.then(|| g.board.map(|b| b.plus_remise)).flatten();
+        self.plus_remise_winner
+            .append_option(plus.map(|p| match p.winner {
+                Color::White => "white",
+                Color::Black => "black",
+            }));
+        self.plus_remise_rule.append_option(plus.map(|p| p.rule));
         self.automatic_draw_ply
             .append_option(g.automatic_draw.map(|(ply, _)| ply));
         self.movetext_hash.append_value(g.movetext_hash);
@@ -193,6 +213,10 @@ impl TableBuilder {
                 .map(|(_, _, c)| c.finish().into_column()),
         );
         columns.push(full.result_mismatch.finish().into_column());
+        columns.push(full.white_material.finish().into_column());
+        columns.push(full.black_material.finish().into_column());
+        columns.push(full.plus_remise_winner.finish().into_column());
+        columns.push(full.plus_remise_rule.finish().into_column());
         columns.push(full.automatic_draw_ply.finish().into_column());
         columns.push(full.movetext_hash.finish().into_column());
         columns.push(full.start_fen.finish().into_column());
