@@ -11,7 +11,7 @@ SAMPLE_OUT = reports/sample
 
 TEST_OUT = target/test-report
 
-.PHONY: all build release setup run test lint validate bench sample clean
+.PHONY: all build release setup run test lint validate bench published-figures sample clean
 
 all: build
 
@@ -23,8 +23,8 @@ release:
 
 # The main job on the embedded sample: classify, then report.
 run: build
-	$(REMIS_DEBUG) classify data tests/fixtures --out $(SAMPLE_OUT)
-	$(REMIS_DEBUG) report $(SAMPLE_OUT) --out $(SAMPLE_OUT)/report.html --title "remis sample report"
+	$(REMIS_DEBUG) classify --dedup data tests/fixtures --out $(SAMPLE_OUT)
+	$(REMIS_DEBUG) report $(SAMPLE_OUT) --dedup --out $(SAMPLE_OUT)/report.html --title "remis sample report"
 	$(REMIS_DEBUG) stats $(SAMPLE_OUT) --by-band
 	@echo "table: $(SAMPLE_OUT)/games.parquet  report: $(SAMPLE_OUT)/report.html"
 
@@ -34,10 +34,11 @@ setup:
 
 test: build setup
 	$(CARGO) test --all-targets
-	$(REMIS_DEBUG) classify data tests/fixtures --out $(TEST_OUT)
-	$(REMIS_DEBUG) report $(TEST_OUT) --out $(TEST_OUT)/report.html
+	$(REMIS_DEBUG) classify --dedup data tests/fixtures --out $(TEST_OUT)
+	$(REMIS_DEBUG) report $(TEST_OUT) --dedup --out $(TEST_OUT)/report.html
 	REMIS_REPORT=$(TEST_OUT)/report.html REMIS_SCREENSHOT=$(TEST_OUT)/report.png \
 		$(VENV)/bin/python -m pytest -q tests/browser
+	$(VENV)/bin/python notebooks/run_notebooks.py $(TEST_OUT)/games.parquet
 
 lint:
 	$(CARGO) fmt --all -- --check
@@ -50,6 +51,11 @@ validate: release setup
 # Speed and memory against the bare replay loop, pgn-extract and python-chess.
 bench: setup
 	VENV=$(VENV) scripts/bench.sh
+
+# The TWIC 1999-2002 draw-rate figure: make published-figures TWIC="folder or files".
+TWIC ?= $(SHARED)/twic
+published-figures: release setup
+	$(VENV)/bin/python scripts/published_figures.py $(TWIC)
 
 sample: build
 	$(REMIS_DEBUG) generate --games 3000 --seed 1 --out data/sample/generated-3000.pgn.zst

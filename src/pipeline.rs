@@ -20,7 +20,8 @@ use rayon::prelude::*;
 use crate::{
     input::{self, Input, InputProblem},
     replay::{Field, GameRecord, GameReplayer},
-    rules::Ending,
+    rules::{Ending, GameResult},
+    study::dedup::{self, Deduplicator},
     table::{ParquetSink, ROW_GROUP_ROWS, TableBuilder},
 };
 
@@ -30,6 +31,8 @@ pub struct Options {
     pub threads: usize,
     /// Bytes of PGN per chunk handed to a worker.
     pub chunk_bytes: usize,
+    /// Mark later copies of the same game (`duplicate`, `duplicate_of_row`).
+    pub dedup: bool,
 }
 
 impl Default for Options {
@@ -37,6 +40,7 @@ impl Default for Options {
         Options {
             threads: 0,
             chunk_bytes: 1 << 20,
+            dedup: false,
         }
     }
 }
@@ -54,6 +58,8 @@ pub struct Summary {
     pub games_read: u64,
     pub rows_written: u64,
     pub endings: BTreeMap<Ending, u64>,
+    /// Later copies of a game already seen (with `Options::dedup`).
+    pub duplicates: Option<u64>,
     pub problems: Vec<InputProblem>,
     pub elapsed: Duration,
 }
@@ -125,7 +131,8 @@ pub fn classify(
             })
             .context("starting the replay pool")?;
 
-        let write_result = write_in_order(done_rx, &mut sink, &mut summary, &mut |games| {
+        let dedup = options.dedup.then(Deduplicator::default);
+        let write_result = write_in_order(done_rx, &mut sink, &mut summary, dedup, &mut |games| {
             progress(Progress {
                 bytes_read: bytes_read.load(Ordering::Relaxed),
                 games,
@@ -167,6 +174,7 @@ fn write_in_order(
     done: mpsc::Receiver<Replayed>,
     sink: &mut ParquetSink,
     summary: &mut Summary,
+    mut dedup: Option<Deduplicator>,
     progress: &mut dyn FnMut(u64),
 ) -> Result<()> {
     let mut pending: BTreeMap<u64, Replayed> = BTreeMap::new();
@@ -180,7 +188,18 @@ fn write_in_order(
             let game_no = game_numbers.entry(ready.source.clone()).or_insert(0);
             for record in &ready.records {
                 *game_no += 1;
-                table.push(&ready.source, *game_no, record);
+                let mark = dedup.as_mut().map(|d| {
+                    let key = dedup::game_key(
+                        record.text.get(Field::White),
+                        record.text.get(Field::Black),
+                        record.year(),
+                        record.result.map(GameResult::as_str),
+                        record.movetext_hash,
+                        record.plies,
+                    );
+                    (key, d.mark(key, summary.games_read))
+                });
+                table.push(&ready.source, *game_no, record, mark);
                 *summary.endings.entry(record.ending).or_insert(0) += 1;
                 summary.games_read += 1;
                 if table.len() >= ROW_GROUP_ROWS {
@@ -193,6 +212,7 @@ fn write_in_order(
     if !table.is_empty() {
         sink.write(&table.take_frame()?)?;
     }
+    summary.duplicates = dedup.map(|d| d.duplicates);
     anyhow::ensure!(
         pending.is_empty(),
         "internal error: {} replayed chunks were never written",

@@ -358,3 +358,70 @@ fn schema_and_fixture_rows() {
         }
     }
 }
+
+#[test]
+fn dedup_marks_later_copies_and_report_needs_the_marks() {
+    let dir = scratch("dedup");
+    let pgn = sample_pgn();
+    let games = count_games(&pgn);
+    std::fs::write(dir.join("a.pgn"), &pgn).unwrap();
+    // The same games again, with names spelled the other way round.
+    let respelled = String::from_utf8_lossy(&pgn).replace(", ", ",");
+    std::fs::write(dir.join("b.pgn"), respelled.as_bytes()).unwrap();
+    let (output, table) = classify(&["--dedup", dir.to_str().unwrap()], &dir.join("out"));
+    assert_eq!(table.height(), 2 * games);
+    let duplicate: Vec<Option<bool>> = table
+        .column("duplicate")
+        .unwrap()
+        .bool()
+        .unwrap()
+        .iter()
+        .collect();
+    let first_copies = duplicate[..games]
+        .iter()
+        .filter(|d| **d == Some(false))
+        .count();
+    let later_copies = duplicate[games..]
+        .iter()
+        .filter(|d| **d == Some(true))
+        .count();
+    // The generator may repeat a game by chance; every second copy is marked.
+    assert!(first_copies > games * 99 / 100, "{first_copies}");
+    assert_eq!(later_copies, games);
+    let of_row: Vec<Option<u64>> = table
+        .column("duplicate_of_row")
+        .unwrap()
+        .u64()
+        .unwrap()
+        .iter()
+        .collect();
+    assert_eq!(of_row[games], Some(0));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("later copies"), "{stderr}");
+
+    // Without marks, report --dedup refuses instead of silently keeping them.
+    let (_, _) = classify(&[dir.join("a.pgn").to_str().unwrap()], &dir.join("plain"));
+    let refused = remis()
+        .args(["report", "--dedup", "--out"])
+        .arg(dir.join("r.html"))
+        .arg(dir.join("plain"))
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--dedup"));
+    let stats = remis()
+        .args(["stats", "--dedup", "--by-band", "--format", "csv"])
+        .arg(dir.join("out"))
+        .output()
+        .unwrap();
+    assert!(stats.status.success());
+    let text = String::from_utf8_lossy(&stats.stdout);
+    let all = text.lines().find(|l| l.starts_with("all,")).unwrap();
+    let used: usize = all.split(',').nth(2).unwrap().parse().unwrap();
+    // Half the rows are copies: at most one row per distinct game is used.
+    assert!(
+        used <= games && used >= games * 99 / 100,
+        "{used} used of {} rows",
+        2 * games
+    );
+}

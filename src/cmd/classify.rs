@@ -20,6 +20,10 @@ pub struct Args {
     /// Replay threads (default: all cores).
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// Mark later copies of the same game (same players, year, result and
+    /// moves): columns `duplicate` and `duplicate_of_row`.
+    #[arg(long)]
+    dedup: bool,
     /// Bytes of PGN per work unit.
     #[arg(long, default_value_t = 1 << 20, hide = true)]
     chunk_bytes: usize,
@@ -34,6 +38,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let options = pipeline::Options {
         threads: args.threads,
         chunk_bytes: args.chunk_bytes,
+        dedup: args.dedup,
     };
     let summary = pipeline::classify(&inputs, &out, &options, &mut |p| {
         bar.set_position(p.bytes_read);
@@ -52,6 +57,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         summary.games_per_second(),
         out.display()
     );
+    if let Some(duplicates) = summary.duplicates {
+        eprintln!("remis: {duplicates} games are later copies of an earlier game (--dedup)");
+    }
     for problem in &summary.problems {
         eprintln!("remis: damaged input: {problem}");
     }

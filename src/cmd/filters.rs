@@ -4,7 +4,7 @@ use anyhow::{Context, Result, bail};
 use regex::Regex;
 
 use remis::report::Filters;
-use remis::study::{BandScheme, EloBasis};
+use remis::study::{BandScheme, EloBasis, EventPatterns};
 
 #[derive(clap::Args, Clone, Debug)]
 pub struct FilterArgs {
@@ -37,6 +37,12 @@ pub struct FilterArgs {
     /// Only this variant (standard or chess960).
     #[arg(long)]
     variant: Option<String>,
+    /// Leave out later copies of a game (tables made with `classify --dedup`).
+    #[arg(long)]
+    dedup: bool,
+    /// Event-name patterns for --time-class (TOML, like data/event_patterns.toml).
+    #[arg(long)]
+    event_patterns: Option<std::path::PathBuf>,
 }
 
 fn parse_years(text: &str) -> Result<(i16, i16)> {
@@ -62,6 +68,18 @@ fn regex(flag: &str, text: &Option<String>) -> Result<Option<Regex>> {
 }
 
 impl FilterArgs {
+    pub fn event_patterns(&self) -> Result<EventPatterns> {
+        match &self.event_patterns {
+            None => Ok(EventPatterns::default()),
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("reading {}", path.display()))?;
+                EventPatterns::from_toml(&text)
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+            }
+        }
+    }
+
     pub fn filters(&self) -> Result<Filters> {
         Ok(Filters {
             years: self.years.as_deref().map(parse_years).transpose()?,
@@ -75,6 +93,7 @@ impl FilterArgs {
             event: regex("--event", &self.event)?,
             exclude_event: regex("--exclude-event", &self.exclude_event)?,
             variant: self.variant.clone(),
+            dedup: self.dedup,
         })
     }
 }

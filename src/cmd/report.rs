@@ -25,7 +25,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let filters = args.filters.filters()?;
-    let aggregate = report::aggregate(&args.tables, &filters)?;
+    let aggregate = report::aggregate(&args.tables, &filters, &args.filters.event_patterns()?)?;
     let inputs: Vec<String> = aggregate
         .tables
         .iter()

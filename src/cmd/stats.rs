@@ -67,7 +67,7 @@ fn rows(stats: &DrawStats, scheme: &BandScheme, by_band: bool) -> Vec<Row> {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let filters = args.filters.filters()?;
-    let aggregate = report::aggregate(&args.tables, &filters)?;
+    let aggregate = report::aggregate(&args.tables, &filters, &args.filters.event_patterns()?)?;
     let rows = rows(&aggregate.stats, &filters.bands, args.by_band);
     let mut out = std::io::stdout().lock();
     let cells = |r: &Row| {

@@ -214,9 +214,16 @@ impl GameReplayer {
                 let fen = Fen::from_ascii(fen.trim().as_bytes())
                     .map_err(|e| format!("invalid FEN \"{fen}\": {e}"))?;
                 // A standard game may still carry Shredder- or X-FEN castling.
-                match fen.clone().into_position::<Chess>(mode) {
+                // Custom start positions may hold more material than a
+                // game could reach (lichess "From Position"): still legal.
+                let set_up = |mode| {
+                    fen.clone()
+                        .into_position::<Chess>(mode)
+                        .or_else(|e| e.ignore_too_much_material())
+                };
+                match set_up(mode) {
                     Ok(pos) => pos,
-                    Err(e) => match fen.into_position::<Chess>(CastlingMode::Chess960) {
+                    Err(e) => match set_up(CastlingMode::Chess960) {
                         Ok(pos) if mode == CastlingMode::Standard => pos,
                         _ => return Err(format!("impossible FEN position: {e}")),
                     },

@@ -22,10 +22,17 @@ pub struct Aggregate {
 }
 
 /// Scans the tables once for coverage and once for the cube.
-pub fn aggregate(inputs: &[PathBuf], filters: &Filters) -> Result<Aggregate> {
+pub fn aggregate(
+    inputs: &[PathBuf],
+    filters: &Filters,
+    patterns: &EventPatterns,
+) -> Result<Aggregate> {
     let tables = query::table_paths(inputs)?;
-    let prepared = query::prepare(query::scan(&tables)?, filters, &EventPatterns::default())?;
+    let prepared = query::prepare(query::scan(&tables)?, filters, patterns)?;
     let coverage = query::coverage(prepared.clone())?;
+    if filters.dedup {
+        query::ensure_dedup_marks(&tables)?;
+    }
     let cube = query::cube(prepared)?;
     Ok(Aggregate {
         tables,

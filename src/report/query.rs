@@ -24,6 +24,8 @@ pub struct Filters {
     pub event: Option<Regex>,
     pub exclude_event: Option<Regex>,
     pub variant: Option<String>,
+    /// Leave out later copies of a game (needs `remis classify --dedup`).
+    pub dedup: bool,
 }
 
 impl Default for Filters {
@@ -37,6 +39,7 @@ impl Default for Filters {
             event: None,
             exclude_event: None,
             variant: None,
+            dedup: false,
         }
     }
 }
@@ -63,6 +66,9 @@ impl Filters {
         }
         if let Some(v) = &self.variant {
             out.push(format!("variant {v}"));
+        }
+        if self.dedup {
+            out.push("duplicates left out".to_string());
         }
         out
     }
@@ -176,6 +182,9 @@ pub fn prepare(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Re
             "unfinished (no result)",
         ),
     ];
+    if filters.dedup {
+        reasons.push((col("duplicate"), "duplicate (--dedup)"));
+    }
     if let Some(v) = &filters.variant {
         reasons.push((col("variant").neq(lit(v.as_str())), "other variant"));
     }
@@ -326,4 +335,26 @@ pub fn cube(prepared: LazyFrame) -> Result<Vec<CubeRow>> {
             games: games.get(i).unwrap_or(0),
         })
         .collect())
+}
+
+/// `--dedup` needs tables classified with `--dedup`: otherwise every
+/// `duplicate` is null and nothing would be left out, silently.
+pub fn ensure_dedup_marks(tables: &[PathBuf]) -> Result<()> {
+    for table in tables {
+        let marked = scan_one(table)?
+            .select([col("duplicate").is_not_null().sum().alias("marked")])
+            .collect()?;
+        let marked = marked
+            .column("marked")?
+            .get(0)?
+            .extract::<u64>()
+            .unwrap_or(0);
+        if marked == 0 {
+            bail!(
+                "{}: no duplicate marks; classify with `remis classify --dedup` to use --dedup",
+                table.display()
+            );
+        }
+    }
+    Ok(())
 }

@@ -61,7 +61,43 @@ impl Default for EventPatterns {
     }
 }
 
+#[derive(serde::Deserialize)]
+struct PatternFile {
+    pattern: Vec<PatternEntry>,
+}
+
+#[derive(serde::Deserialize)]
+struct PatternEntry {
+    kind: String,
+    regex: String,
+}
+
 impl EventPatterns {
+    /// Reads a pattern file (see `data/event_patterns.toml`).
+    pub fn from_toml(text: &str) -> Result<EventPatterns, String> {
+        let file: PatternFile = toml::from_str(text).map_err(|e| e.to_string())?;
+        let kinds = [
+            EventKind::Rapid,
+            EventKind::Blitz,
+            EventKind::Bullet,
+            EventKind::Blindfold,
+            EventKind::Simul,
+        ];
+        let patterns = file
+            .pattern
+            .into_iter()
+            .map(|p| {
+                let kind = kinds
+                    .into_iter()
+                    .find(|k| k.as_str() == p.kind)
+                    .ok_or_else(|| format!("unknown kind \"{}\"", p.kind))?;
+                let re = Regex::new(&p.regex).map_err(|e| format!("{}: {e}", p.regex))?;
+                Ok((kind, re))
+            })
+            .collect::<Result<_, String>>()?;
+        Ok(EventPatterns { patterns })
+    }
+
     pub fn kind(&self, event: &str) -> Option<EventKind> {
         self.patterns
             .iter()
@@ -73,6 +109,19 @@ impl EventPatterns {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shipped_file_equals_the_defaults() {
+        let text = include_str!("../../data/event_patterns.toml");
+        let from_file = EventPatterns::from_toml(text).unwrap();
+        let defaults = EventPatterns::default();
+        assert_eq!(from_file.patterns.len(), defaults.patterns.len());
+        for ((k1, r1), (k2, r2)) in from_file.patterns.iter().zip(&defaults.patterns) {
+            assert_eq!(k1, k2);
+            assert_eq!(r1.as_str(), r2.as_str());
+        }
+        assert!(EventPatterns::from_toml("[[pattern]]\nkind = \"fast\"\nregex = \"x\"").is_err());
+    }
 
     #[test]
     fn recognises_common_names() {

@@ -2,6 +2,7 @@
 //! intervals for proportions.
 
 mod bands;
+pub mod dedup;
 mod event_kind;
 
 pub use bands::{Band, BandScheme, EloBasis};

@@ -41,6 +41,9 @@ pub struct TableBuilder {
     automatic_draw_ply: PrimitiveChunkedBuilder<UInt32Type>,
     movetext_hash: PrimitiveChunkedBuilder<UInt64Type>,
     start_fen: StringChunkedBuilder,
+    dedup_key: PrimitiveChunkedBuilder<UInt64Type>,
+    duplicate: BooleanChunkedBuilder,
+    duplicate_of_row: PrimitiveChunkedBuilder<UInt64Type>,
     error: StringChunkedBuilder,
 }
 
@@ -111,6 +114,9 @@ impl TableBuilder {
             automatic_draw_ply: PrimitiveChunkedBuilder::new("automatic_draw_ply".into(), capacity),
             movetext_hash: PrimitiveChunkedBuilder::new("movetext_hash".into(), capacity),
             start_fen: s("start_fen"),
+            dedup_key: PrimitiveChunkedBuilder::new("dedup_key".into(), capacity),
+            duplicate: BooleanChunkedBuilder::new("duplicate".into(), capacity),
+            duplicate_of_row: PrimitiveChunkedBuilder::new("duplicate_of_row".into(), capacity),
             error: s("error"),
         }
     }
@@ -123,7 +129,15 @@ impl TableBuilder {
         self.rows == 0
     }
 
-    pub fn push(&mut self, source: &str, game_no: u32, g: &GameRecord) {
+    /// Adds a game. `dedup` is `None` when duplicates are not looked for,
+    /// else the game's key and, for a later copy, the first copy's row.
+    pub fn push(
+        &mut self,
+        source: &str,
+        game_no: u32,
+        g: &GameRecord,
+        dedup: Option<(u64, Option<u64>)>,
+    ) {
         self.rows += 1;
         self.source.append_value(source);
         self.game_no.append_value(game_no);
@@ -177,6 +191,9 @@ impl TableBuilder {
             .append_option(g.automatic_draw.map(|(ply, _)| ply));
         self.movetext_hash.append_value(g.movetext_hash);
         self.start_fen.append_option(g.text.get(Field::StartFen));
+        self.dedup_key.append_option(dedup.map(|d| d.0));
+        self.duplicate.append_option(dedup.map(|d| d.1.is_some()));
+        self.duplicate_of_row.append_option(dedup.and_then(|d| d.1));
         self.error.append_option(g.error());
     }
 
@@ -220,6 +237,9 @@ impl TableBuilder {
         columns.push(full.automatic_draw_ply.finish().into_column());
         columns.push(full.movetext_hash.finish().into_column());
         columns.push(full.start_fen.finish().into_column());
+        columns.push(full.dedup_key.finish().into_column());
+        columns.push(full.duplicate.finish().into_column());
+        columns.push(full.duplicate_of_row.finish().into_column());
         columns.extend(text); // utc_date, event_date
         columns.push(full.error.finish().into_column());
         DataFrame::new(height, columns)
@@ -246,8 +266,11 @@ impl ParquetSink {
         if self.writer.is_none() {
             let file = File::create(&self.path)?;
             let writer = ParquetWriter::new(file)
-                .with_compression(ParquetCompression::Zstd(Some(ZstdLevel::try_new(3)?)))
+                .with_compression(ParquetCompression::Zstd(Some(ZstdLevel::try_new(1)?)))
                 .with_statistics(StatisticsOptions::full())
+                // The replay workers keep every core busy; encoding columns
+                // on polars' own pool as well would only oversubscribe.
+                .set_parallel(false)
                 .batched(frame.schema())?;
             self.writer = Some(writer);
         }
