@@ -52,10 +52,10 @@ fn check(game: &GameRecord, expect: &BTreeMap<String, String>) -> Vec<String> {
     let mut wrong = Vec::new();
     let board = game.board;
     let mut compare = |what: &str, got: String| {
-        if let Some(want) = expect.get(what) {
-            if *want != got {
-                wrong.push(format!("{what}: expected {want}, got {got}"));
-            }
+        if let Some(want) = expect.get(what)
+            && *want != got
+        {
+            wrong.push(format!("{what}: expected {want}, got {got}"));
         }
     };
     compare("ExpectEnding", game.ending.as_str().to_string());

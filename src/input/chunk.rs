@@ -26,11 +26,11 @@ pub fn find_game_boundary(buf: &[u8]) -> Option<usize> {
     while let Some(newline) = memmem::rfind(&buf[..end], b"\n[") {
         let start = newline + 1;
         // Inside a comment if the last brace before the cut opens one.
-        if let Some(brace) = memchr::memrchr2(b'{', b'}', &buf[..start]) {
-            if buf[brace] == b'{' {
-                end = brace;
-                continue;
-            }
+        if let Some(brace) = memchr::memrchr2(b'{', b'}', &buf[..start])
+            && buf[brace] == b'{'
+        {
+            end = brace;
+            continue;
         }
         if previous_line_is_movetext(&buf[..newline]) {
             return Some(start);

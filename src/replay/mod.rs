@@ -216,10 +216,9 @@ impl GameReplayer {
                 // A standard game may still carry Shredder- or X-FEN castling.
                 // Custom start positions may hold more material than a
                 // game could reach (lichess "From Position"): still legal.
-                let set_up = |mode| {
-                    fen.clone()
-                        .into_position::<Chess>(mode)
-                        .or_else(|e| e.ignore_too_much_material())
+                let set_up = |mode| match fen.clone().into_position::<Chess>(mode) {
+                    Ok(pos) => Ok(pos),
+                    Err(e) => e.ignore_too_much_material().map_err(|e| e.to_string()),
                 };
                 match set_up(mode) {
                     Ok(pos) => pos,

@@ -47,7 +47,7 @@ fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push('\u{202f}');
         }
         out.push(c);
@@ -228,7 +228,7 @@ fn section(h: &mut String, id: &str, title: &str, caption: &str, svg: &str) {
     if svg.is_empty() {
         h.push_str("<p class=\"caption\"><em>Not enough games for this chart.</em></p>\n");
     } else {
-        let _ = write!(h, "<figure>{svg}</figure>\n");
+        let _ = writeln!(h, "<figure>{svg}</figure>");
     }
 }
 
@@ -362,9 +362,9 @@ fn heatmap(h: &mut String, stats: &DrawStats, scheme: &BandScheme) {
     h.push_str("</table></div>\n");
     if !stats.no_year.is_empty() {
         let n: u64 = stats.no_year.values().map(|p| p.n).sum();
-        let _ = write!(
+        let _ = writeln!(
             h,
-            "<p class=\"caption\">{} games without a year are counted in the “All” column only.</p>\n",
+            "<p class=\"caption\">{} games without a year are counted in the “All” column only.</p>",
             thousands(n)
         );
     }

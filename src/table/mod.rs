@@ -32,7 +32,7 @@ pub struct TableBuilder {
     final_fen: StringChunkedBuilder,
     halfmove_clock: PrimitiveChunkedBuilder<UInt16Type>,
     repetitions: PrimitiveChunkedBuilder<UInt8Type>,
-    flags: Vec<(&'static str, fn(&BoardFacts) -> bool, BooleanChunkedBuilder)>,
+    flags: Vec<(Flag, BooleanChunkedBuilder)>,
     result_mismatch: BooleanChunkedBuilder,
     white_material: PrimitiveChunkedBuilder<UInt8Type>,
     black_material: PrimitiveChunkedBuilder<UInt8Type>,
@@ -104,7 +104,7 @@ impl TableBuilder {
             repetitions: PrimitiveChunkedBuilder::new("repetitions".into(), capacity),
             flags: FLAG_COLUMNS
                 .iter()
-                .map(|&(n, f)| (n, f, BooleanChunkedBuilder::new(n.into(), capacity)))
+                .map(|&(n, f)| ((n, f), BooleanChunkedBuilder::new(n.into(), capacity)))
                 .collect(),
             result_mismatch: BooleanChunkedBuilder::new("result_mismatch".into(), capacity),
             white_material: PrimitiveChunkedBuilder::new("white_material".into(), capacity),
@@ -172,8 +172,8 @@ impl TableBuilder {
         );
         self.repetitions
             .append_option(g.board.map(|b| b.repetitions.min(255) as u8));
-        for (_, flag, column) in &mut self.flags {
-            column.append_option(g.board.as_ref().map(|b| flag(b)));
+        for ((_, flag), column) in &mut self.flags {
+            column.append_option(g.board.as_ref().map(*flag));
         }
         self.result_mismatch.append_value(g.result_mismatch);
         self.white_material
@@ -227,7 +227,7 @@ impl TableBuilder {
         columns.extend(
             full.flags
                 .into_iter()
-                .map(|(_, _, c)| c.finish().into_column()),
+                .map(|(_, c)| c.finish().into_column()),
         );
         columns.push(full.result_mismatch.finish().into_column());
         columns.push(full.white_material.finish().into_column());
