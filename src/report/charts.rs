@@ -3,6 +3,7 @@
 //! and per band so a reader can follow them from chart to chart.
 
 use anyhow::{Result, anyhow};
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use super::stats::{DrawStats, MIN_CELL_GAMES};
@@ -194,6 +195,47 @@ pub fn rate_by_year(stats: &DrawStats, scheme: &BandScheme) -> Result<String> {
     ))
 }
 
+type ShareChart<'a, 'b> =
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// A chart with one column per band (at x = 0, 1, …) and a share from 0 to
+/// `top` on the y axis, its axes drawn.
+fn band_chart<'a, 'b>(
+    area: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    labels: &[String],
+    top: f64,
+    y_desc: &str,
+) -> Result<ShareChart<'a, 'b>> {
+    let n = labels.len();
+    let mut chart = ChartBuilder::on(area)
+        .margin(16)
+        .x_label_area_size(44)
+        .y_label_area_size(60)
+        .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..top)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_desc("Rating band (lower edge)")
+        .y_desc(y_desc)
+        .x_labels(n)
+        .x_label_formatter(&|x| {
+            let i = x.round();
+            if (x - i).abs() < 0.01 && i >= 0.0 && (i as usize) < labels.len() {
+                labels[i as usize].clone()
+            } else {
+                String::new()
+            }
+        })
+        .y_label_formatter(&percent)
+        .label_style((FONT, 13))
+        .axis_desc_style((FONT, 14))
+        .light_line_style(RGBColor(0xee, 0xee, 0xee))
+        .draw()
+        .map_err(err)?;
+    Ok(chart)
+}
+
 /// Draw rate by band with 95% intervals as whiskers and n on each bar.
 pub fn rate_by_band(stats: &DrawStats, scheme: &BandScheme) -> Result<String> {
     let bands = chart_bands(stats, 40);
@@ -205,34 +247,8 @@ pub fn rate_by_band(stats: &DrawStats, scheme: &BandScheme) -> Result<String> {
     {
         let root = SVGBackend::with_string(&mut svg, (width, 420)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let n = bands.len();
         let labels: Vec<String> = bands.iter().map(|&b| short_label(scheme, b)).collect();
-        let mut chart = ChartBuilder::on(&root)
-            .margin(16)
-            .x_label_area_size(44)
-            .y_label_area_size(60)
-            .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..1.08f64)
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_desc("Rating band (lower edge)")
-            .y_desc("Draw rate")
-            .x_labels(n)
-            .x_label_formatter(&|x| {
-                let i = x.round();
-                if (x - i).abs() < 0.01 && i >= 0.0 && (i as usize) < labels.len() {
-                    labels[i as usize].clone()
-                } else {
-                    String::new()
-                }
-            })
-            .y_label_formatter(&percent)
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 14))
-            .light_line_style(RGBColor(0xee, 0xee, 0xee))
-            .draw()
-            .map_err(err)?;
+        let mut chart = band_chart(&root, &labels, 1.08, "Draw rate")?;
         let bar = RGBColor(0x4e, 0x79, 0xa7);
         for (i, band) in bands.iter().enumerate() {
             let p = stats.by_band[band];
@@ -298,33 +314,8 @@ pub fn draw_mix_by_band(stats: &DrawStats, scheme: &BandScheme) -> Result<String
         let root = SVGBackend::with_string(&mut svg, (width, 420)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
         let (plot, legend) = root.split_horizontally(width - 250);
-        let n = bands.len();
         let labels: Vec<String> = bands.iter().map(|&b| short_label(scheme, b)).collect();
-        let mut chart = ChartBuilder::on(&plot)
-            .margin(16)
-            .x_label_area_size(44)
-            .y_label_area_size(60)
-            .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..1f64)
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_desc("Rating band (lower edge)")
-            .y_desc("Share of draws")
-            .x_labels(n)
-            .x_label_formatter(&|x| {
-                let i = x.round();
-                if (x - i).abs() < 0.01 && i >= 0.0 && (i as usize) < labels.len() {
-                    labels[i as usize].clone()
-                } else {
-                    String::new()
-                }
-            })
-            .y_label_formatter(&percent)
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 14))
-            .draw()
-            .map_err(err)?;
+        let mut chart = band_chart(&plot, &labels, 1.0, "Share of draws")?;
         for (i, band) in bands.iter().enumerate() {
             let mix = &stats.draw_types_by_band[band];
             let total: u64 = mix.values().sum();
