@@ -189,7 +189,7 @@ changed = {s: ranked.filter(pl.col(f"rank_{s}") == 1).group_by("event").agg(pl.c
 base = ranked.filter(pl.col("rank_classical") == 1).group_by("event").agg(pl.col("player").sort().alias("w"))
 for s, frame in changed.items():
     diff = base.join(frame, on="event", suffix="_other").filter(pl.col("w") != pl.col("w_other"))
-    moved = ranked.select((pl.col(f"rank_{s}") - pl.col("rank_classical")).abs().sum()).item()
+    moved = ranked.select((pl.col(f"rank_{s}").cast(pl.Int64) - pl.col("rank_classical").cast(pl.Int64)).abs().sum()).item()
     print(f"{s}: {diff.height} of {base.height} events get a different winner; places moved in all: {moved}")'''),
     new_code_cell('''fig, ax = plt.subplots(figsize=(6, 3.5))
 if total:

@@ -40,9 +40,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         chunk_bytes: args.chunk_bytes,
         dedup: args.dedup,
     };
+    let started = std::time::Instant::now();
     let summary = pipeline::classify(&inputs, &out, &options, &mut |p| {
         bar.set_position(p.bytes_read);
-        bar.set_message(format!("{} games", p.games));
+        let rate = p.games as f64 / started.elapsed().as_secs_f64().max(1e-3);
+        bar.set_message(format!("{} games, {rate:.0} games/s", p.games));
     })?;
     bar.finish_and_clear();
 
