@@ -24,7 +24,7 @@ release:
 # The main job on the embedded sample: classify, then report.
 run: build
 	$(REMIS_DEBUG) classify --dedup data tests/fixtures --out $(SAMPLE_OUT)
-	$(REMIS_DEBUG) report $(SAMPLE_OUT) --dedup --out $(SAMPLE_OUT)/report.html --title "remis sample report"
+	$(REMIS_DEBUG) report $(SAMPLE_OUT) --dedup --events data/events.toml --out $(SAMPLE_OUT)/report.html --title "remis sample report"
 	$(REMIS_DEBUG) stats $(SAMPLE_OUT) --by-band
 	@echo "table: $(SAMPLE_OUT)/games.parquet  report: $(SAMPLE_OUT)/report.html"
 
@@ -35,7 +35,7 @@ setup:
 test: build setup
 	$(CARGO) test --all-targets
 	$(REMIS_DEBUG) classify --dedup data tests/fixtures --out $(TEST_OUT)
-	$(REMIS_DEBUG) report $(TEST_OUT) --dedup --out $(TEST_OUT)/report.html
+	$(REMIS_DEBUG) report $(TEST_OUT) --dedup --events data/events.toml --out $(TEST_OUT)/report.html
 	REMIS_REPORT=$(TEST_OUT)/report.html REMIS_SCREENSHOT=$(TEST_OUT)/report.png \
 		$(VENV)/bin/python -m pytest -q tests/browser
 	$(VENV)/bin/python notebooks/run_notebooks.py $(TEST_OUT)/games.parquet

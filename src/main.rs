@@ -22,6 +22,8 @@ enum Command {
     Classify(cmd::classify::Args),
     /// Write a self-contained HTML draw report from games tables.
     Report(cmd::report::Args),
+    /// Compare events under rules against short draws with comparable events.
+    Sofia(cmd::sofia::Args),
     /// Print the band × year draw table (text, CSV or JSON).
     Stats(cmd::stats::Args),
     /// Write seeded, legal sample games as PGN.
@@ -35,6 +37,7 @@ fn main() -> std::process::ExitCode {
         Command::Generate(args) => cmd::generate::run(args),
         Command::Report(args) => cmd::report::run(args),
         Command::Stats(args) => cmd::stats::run(args),
+        Command::Sofia(args) => cmd::sofia::run(args),
     };
     match result {
         Ok(code) => code,

@@ -418,3 +418,47 @@ fn dedup_marks_later_copies_and_report_needs_the_marks() {
         2 * games
     );
 }
+
+#[test]
+fn sofia_study_compares_rule_events_with_controls() {
+    let dir = scratch("sofia");
+    std::fs::write(dir.join("games.pgn"), sample_pgn()).unwrap();
+    let (_, table) = classify(&[dir.join("games.pgn").to_str().unwrap()], &dir.join("out"));
+    // The generator's event names carry the year ("M-Tel Masters 2007").
+    std::fs::write(
+        dir.join("events.toml"),
+        "[[event]]\nseries = 'M-Tel'\nevent = 'm-tel'\nyears = [1995, 2012]\nno_draw_offers = true\n\n\
+         [[event]]\nseries = 'Corus'\nevent = 'corus a'\nyears = [1995, 2012]\ncontrol = true\n",
+    )
+    .unwrap();
+    let output = remis()
+        .args(["sofia", "--events"])
+        .arg(dir.join("events.toml"))
+        .arg(dir.join("out"))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8_lossy(&output.stdout);
+    // Games counted per arm equal the table's games of those events.
+    let events = strings(&table, "event");
+    let count = |needle: &str| {
+        events
+            .iter()
+            .filter(|e| e.as_deref().is_some_and(|e| e.starts_with(needle)))
+            .count()
+    };
+    let games_of = |label: &str| -> usize {
+        let line = text.lines().find(|l| l.starts_with(label)).unwrap();
+        line.split_whitespace().nth(1).unwrap().parse().unwrap()
+    };
+    assert_eq!(games_of("Rule "), count("M-Tel Masters"), "{text}");
+    assert_eq!(games_of("Control "), count("Corus A"), "{text}");
+    assert!(
+        text.contains("no series in the data changed its rules"),
+        "{text}"
+    );
+}

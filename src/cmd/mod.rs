@@ -2,4 +2,5 @@ pub mod classify;
 pub mod filters;
 pub mod generate;
 pub mod report;
+pub mod sofia;
 pub mod stats;

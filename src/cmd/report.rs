@@ -6,7 +6,7 @@ use std::{path::PathBuf, process::ExitCode};
 use anyhow::{Context, Result};
 
 use super::filters::FilterArgs;
-use remis::report::{self, html};
+use remis::report::{self, html, query, rule_study};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -19,13 +19,25 @@ pub struct Args {
     /// Title of the page.
     #[arg(long, default_value = "remis draw report")]
     title: String,
+    /// Add the rule study: events and their rules (TOML, e.g. data/events.toml).
+    #[arg(long)]
+    events: Option<PathBuf>,
     #[command(flatten)]
     filters: FilterArgs,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let filters = args.filters.filters()?;
-    let aggregate = report::aggregate(&args.tables, &filters, &args.filters.event_patterns()?)?;
+    let patterns = args.filters.event_patterns()?;
+    let aggregate = report::aggregate(&args.tables, &filters, &patterns)?;
+    let study = match &args.events {
+        None => None,
+        Some(path) => {
+            let catalogue = super::sofia::catalogue(path)?;
+            let prepared = query::prepare(query::scan(&aggregate.tables)?, &filters, &patterns)?;
+            Some(rule_study::rule_study(prepared, &catalogue, &patterns)?)
+        }
+    };
     let inputs: Vec<String> = aggregate
         .tables
         .iter()
@@ -38,6 +50,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             filters: &filters.describe(),
             coverage: &aggregate.coverage,
             generated_by: concat!("remis ", env!("CARGO_PKG_VERSION")),
+            rule_study: study.as_ref(),
         },
         &aggregate.stats,
         &filters.bands,

@@ -31,6 +31,8 @@ pub struct PageInfo<'a> {
     pub filters: &'a [String],
     pub coverage: &'a [(String, u64)],
     pub generated_by: &'a str,
+    /// The rule study (events under rules against short draws), if asked for.
+    pub rule_study: Option<&'a super::rule_study::RuleStudy>,
 }
 
 fn pct(p: Option<f64>) -> String {
@@ -208,6 +210,11 @@ pub fn render(
 
     // 7. Coverage.
     coverage(&mut h, info.coverage);
+
+    // 8. Rules against short draws.
+    if let Some(study) = info.rule_study {
+        rule_study_section(&mut h, study);
+    }
 
     let _ = write!(
         h,
@@ -395,4 +402,69 @@ fn coverage(h: &mut String, coverage: &[(String, u64)]) {
         );
     }
     h.push_str("</table>\n</section>\n");
+}
+
+fn rule_study_section(h: &mut String, study: &super::rule_study::RuleStudy) {
+    use super::rule_study::GroupStats;
+    h.push_str(
+        "<section id=\"rules\">\n<h2>Rules against short draws</h2>\n<p class=\"caption\">Events played \
+         under “Sofia rules” (no draw offers) or a minimum number of moves, against comparable events \
+         without them, as listed in the events file; the filters above apply to both. Rapid, blitz, \
+         blindfold and simul events are left out by name. Percentages are shares of all games, with \
+         95% intervals.</p>\n<div class=\"wide\"><table><tr><th class=\"l\">Group</th><th>Games</th>\
+         <th>Draw rate</th><th>Agreed draws</th><th>Draws ≤ 20 moves</th><th>Draws ≤ 30 moves</th>\
+         <th>Mean length of draws (moves)</th></tr>",
+    );
+    let row = |h: &mut String, label: &str, g: &GroupStats, strong: bool| {
+        let cell = |p: Proportion| format!("{} <small>({})</small>", pct(p.rate()), interval(&p));
+        let mean = g.mean_draw_moves().map_or("–".into(), |(m, lo, hi)| {
+            format!("{m:.1} <small>({lo:.1}–{hi:.1})</small>")
+        });
+        let (open, close) = if strong {
+            ("<strong>", "</strong>")
+        } else {
+            ("", "")
+        };
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{open}{}{close}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(label),
+            thousands(g.games),
+            cell(g.draw_rate()),
+            cell(g.agreed_rate()),
+            cell(g.short_draws(false)),
+            cell(g.short_draws(true)),
+            mean
+        );
+    };
+    for (arm, stats) in &study.arms {
+        let label = match arm {
+            super::rule_study::Arm::Rule => "Under rules against short draws",
+            super::rule_study::Arm::Control => "Comparable events without them",
+            super::rule_study::Arm::Unregulated => "Rule series, editions without the rules",
+        };
+        row(h, label, stats, true);
+        for ((a, series), s) in &study.series {
+            if a == arm {
+                row(h, &format!("— {series}"), s, false);
+            }
+        }
+    }
+    h.push_str("</table></div>\n");
+    if study.did.is_empty() {
+        h.push_str("<p class=\"caption\">No event series in these tables changed its rules, so there is no before/after (difference-in-differences) comparison.</p>\n");
+    }
+    for d in &study.did {
+        if let Some((e, lo, hi)) = d.draw_rate_effect() {
+            let _ = writeln!(
+                h,
+                "<p>{}: the draw rate changed by {:+.1} points more than in the control events over the same years (95% interval {:+.1} to {:+.1}).</p>",
+                escape(&d.series),
+                e * 100.0,
+                lo * 100.0,
+                hi * 100.0
+            );
+        }
+    }
+    h.push_str("</section>\n");
 }

@@ -4,6 +4,7 @@
 pub mod charts;
 pub mod html;
 pub mod query;
+pub mod rule_study;
 pub mod stats;
 
 use std::path::PathBuf;

@@ -4,6 +4,7 @@
 mod bands;
 pub mod dedup;
 mod event_kind;
+pub mod events;
 
 pub use bands::{Band, BandScheme, EloBasis};
 pub use event_kind::{DEFAULT_PATTERNS, EventKind, EventPatterns};
