@@ -49,14 +49,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "{:<34} {:>6}  {:<22} {:<22} {:<22} {:<22} {}",
+        "{:<34} {:>6}  {:<22} {:<22} {:<22} {:<22} mean draw length",
         "group",
         "games",
         "draw rate (95% CI)",
         "agreed draws",
         "draws ≤ 20 moves",
         "draws ≤ 30 moves",
-        "mean draw length"
     )?;
     let line = |out: &mut std::io::StdoutLock, name: &str, g: &rule_study::GroupStats| {
         let mean = g.mean_draw_moves().map_or("–".into(), |(m, lo, hi)| {
