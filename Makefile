@@ -25,7 +25,7 @@ release:
 run: build
 	$(REMIS_DEBUG) classify --dedup data tests/fixtures --out $(SAMPLE_OUT)
 	$(REMIS_DEBUG) report $(SAMPLE_OUT) --dedup --events data/events.toml --out $(SAMPLE_OUT)/report.html --title "remis sample report"
-	$(REMIS_DEBUG) stats $(SAMPLE_OUT) --by-band
+	$(REMIS_DEBUG) stats $(SAMPLE_OUT) --by-band --dedup
 	@echo "table: $(SAMPLE_OUT)/games.parquet  report: $(SAMPLE_OUT)/report.html"
 
 # System packages and the Python environment the tests need.

@@ -22,6 +22,8 @@ enum Command {
     Classify(cmd::classify::Args),
     /// Write a self-contained HTML draw report from games tables.
     Report(cmd::report::Args),
+    /// Points and event standings under classical, 3-1-0, 3-2-1 and plus-remise scoring.
+    Scoring(cmd::scoring::Args),
     /// Compare events under rules against short draws with comparable events.
     Sofia(cmd::sofia::Args),
     /// Print the band × year draw table (text, CSV or JSON).
@@ -38,6 +40,7 @@ fn main() -> std::process::ExitCode {
         Command::Report(args) => cmd::report::run(args),
         Command::Stats(args) => cmd::stats::run(args),
         Command::Sofia(args) => cmd::sofia::run(args),
+        Command::Scoring(args) => cmd::scoring::run(args),
     };
     match result {
         Ok(code) => code,

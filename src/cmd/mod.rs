@@ -2,5 +2,6 @@ pub mod classify;
 pub mod filters;
 pub mod generate;
 pub mod report;
+pub mod scoring;
 pub mod sofia;
 pub mod stats;

@@ -5,6 +5,7 @@ pub mod charts;
 pub mod html;
 pub mod query;
 pub mod rule_study;
+pub mod scoring;
 pub mod stats;
 
 use std::path::PathBuf;
