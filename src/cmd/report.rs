@@ -6,7 +6,7 @@ use std::{path::PathBuf, process::ExitCode};
 use anyhow::{Context, Result};
 
 use super::filters::FilterArgs;
-use remis::report::{self, html, query, rule_study};
+use remis::report::{self, html, query, rule_study, scoring};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -30,6 +30,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let filters = args.filters.filters()?;
     let patterns = args.filters.event_patterns()?;
     let aggregate = report::aggregate(&args.tables, &filters, &patterns)?;
+    let scoring = scoring::scoring_study(query::prepare(
+        query::scan(&aggregate.tables)?,
+        &filters,
+        &patterns,
+    )?)?;
     let study = match &args.events {
         None => None,
         Some(path) => {
@@ -51,6 +56,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             coverage: &aggregate.coverage,
             generated_by: concat!("remis ", env!("CARGO_PKG_VERSION")),
             rule_study: study.as_ref(),
+            scoring: Some(&scoring),
         },
         &aggregate.stats,
         &filters.bands,

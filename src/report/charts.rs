@@ -474,3 +474,115 @@ pub fn draw_length(stats: &DrawStats) -> Result<String> {
          lines mark 20 and 30 moves.",
     ))
 }
+
+/// Rule events against controls: draw rate, agreed draws and short draws,
+/// side by side with 95% whiskers.
+pub fn rule_study(study: &super::rule_study::RuleStudy) -> Result<String> {
+    use super::rule_study::{Arm, GroupStats};
+    let arms: Vec<(Arm, &GroupStats, RGBColor, &str)> = [
+        (
+            Arm::Rule,
+            RGBColor(0xd9, 0x5f, 0x02),
+            "Under rules against short draws",
+        ),
+        (
+            Arm::Control,
+            RGBColor(0x75, 0x70, 0xb3),
+            "Comparable events without them",
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(arm, color, label)| study.arms.get(&arm).map(|g| (arm, g, color, label)))
+    .filter(|(_, g, _, _)| g.games > 0)
+    .collect();
+    if arms.is_empty() {
+        return Ok(String::new());
+    }
+    type Measure = fn(&GroupStats) -> crate::study::Proportion;
+    let measures: [(&str, Measure); 4] = [
+        ("Draws", |g| g.draw_rate()),
+        ("Agreed draws", |g| g.agreed_rate()),
+        ("Draws ≤ 20 moves", |g| g.short_draws(false)),
+        ("Draws ≤ 30 moves", |g| g.short_draws(true)),
+    ];
+    let labels: Vec<String> = measures.iter().map(|(l, _)| l.to_string()).collect();
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (860, 400)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(60)
+            .build_cartesian_2d(-0.5f64..3.5f64, 0f64..1f64)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_desc("How the games ended")
+            .y_desc("Share of all games")
+            .x_labels(4)
+            .x_label_formatter(&|x| {
+                let i = x.round();
+                if (x - i).abs() < 0.01 && (0.0..4.0).contains(&i) {
+                    labels[i as usize].clone()
+                } else {
+                    String::new()
+                }
+            })
+            .y_label_formatter(&percent)
+            .label_style((FONT, 13))
+            .axis_desc_style((FONT, 14))
+            .light_line_style(RGBColor(0xee, 0xee, 0xee))
+            .draw()
+            .map_err(err)?;
+        let width = 0.8 / arms.len() as f64;
+        for (k, (_, stats, color, label)) in arms.iter().enumerate() {
+            let color = *color;
+            for (m, (_, measure)) in measures.iter().enumerate() {
+                let p = measure(stats);
+                let (Some(rate), Some((lo, hi))) = (p.rate(), p.wilson95()) else {
+                    continue;
+                };
+                let x0 = m as f64 - 0.4 + k as f64 * width;
+                let mid = x0 + width / 2.0;
+                chart
+                    .draw_series([Rectangle::new(
+                        [(x0 + 0.02, 0.0), (x0 + width - 0.02, rate)],
+                        color.filled(),
+                    )])
+                    .map_err(err)?;
+                chart
+                    .draw_series([PathElement::new(
+                        vec![(mid, lo), (mid, hi)],
+                        BLACK.stroke_width(1),
+                    )])
+                    .map_err(err)?;
+            }
+            chart
+                .draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())
+                .map_err(err)?
+                .label(format!("{label} (n={})", stats.games))
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled())
+                });
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.85))
+            .border_style(RGBColor(0xbb, 0xbb, 0xbb))
+            .label_font((FONT, 13))
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(accessible(
+        svg,
+        "chart-rules",
+        "Events under rules against short draws against comparable events",
+        "Grouped bar chart: for events under rules against short draws and for \
+         comparable events without them, the share of games drawn, agreed \
+         drawn, and drawn within 20 and within 30 moves, with 95 percent intervals.",
+    ))
+}

@@ -33,6 +33,8 @@ pub struct PageInfo<'a> {
     pub generated_by: &'a str,
     /// The rule study (events under rules against short draws), if asked for.
     pub rule_study: Option<&'a super::rule_study::RuleStudy>,
+    /// Alternative scoring systems.
+    pub scoring: Option<&'a super::scoring::ScoringStudy>,
 }
 
 fn pct(p: Option<f64>) -> String {
@@ -213,7 +215,12 @@ pub fn render(
 
     // 8. Rules against short draws.
     if let Some(study) = info.rule_study {
-        rule_study_section(&mut h, study);
+        rule_study_section(&mut h, study)?;
+    }
+
+    // 9. Scoring systems.
+    if let Some(study) = info.scoring {
+        scoring_section(&mut h, study);
     }
 
     let _ = write!(
@@ -404,7 +411,7 @@ fn coverage(h: &mut String, coverage: &[(String, u64)]) {
     h.push_str("</table>\n</section>\n");
 }
 
-fn rule_study_section(h: &mut String, study: &super::rule_study::RuleStudy) {
+fn rule_study_section(h: &mut String, study: &super::rule_study::RuleStudy) -> anyhow::Result<()> {
     use super::rule_study::GroupStats;
     h.push_str(
         "<section id=\"rules\">\n<h2>Rules against short draws</h2>\n<p class=\"caption\">Events played \
@@ -451,6 +458,10 @@ fn rule_study_section(h: &mut String, study: &super::rule_study::RuleStudy) {
         }
     }
     h.push_str("</table></div>\n");
+    let svg = charts::rule_study(study)?;
+    if !svg.is_empty() {
+        let _ = writeln!(h, "<figure>{svg}</figure>");
+    }
     if study.did.is_empty() {
         h.push_str("<p class=\"caption\">No event series in these tables changed its rules, so there is no before/after (difference-in-differences) comparison.</p>\n");
     }
@@ -467,4 +478,58 @@ fn rule_study_section(h: &mut String, study: &super::rule_study::RuleStudy) {
         }
     }
     h.push_str("</section>\n");
+    Ok(())
+}
+
+fn scoring_section(h: &mut String, study: &super::scoring::ScoringStudy) {
+    let draws: u64 = study.plus_remise_draws.values().sum();
+    h.push_str(
+        "<section id=\"scoring\">\n<h2>Scoring systems</h2>\n<p class=\"caption\">Every used game scored \
+         under classical 1-½-0, “football” 3-1-0, children’s 3-2-1 and plus-remise, where no game is drawn: \
+         the side with more material in the final position wins (queen 9, rook 5, bishop 3, knight 3, pawn 1, \
+         bishop pair 1; if equal, pawns count double; if still equal, Black wins). Standings are per Event \
+         tag and year, over the games in these tables only.</p>\n",
+    );
+    let _ = write!(
+        h,
+        "<table><tr><th class=\"l\">Plus-remise decides a draw</th><th>Draws</th><th>Share</th></tr>"
+    );
+    for ((winner, rule), n) in &study.plus_remise_draws {
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{} wins by rule {rule}</td><td>{}</td><td>{}</td></tr>",
+            escape(winner),
+            thousands(*n),
+            pct(Proportion::new(*n, draws).rate())
+        );
+    }
+    let _ = write!(
+        h,
+        "</table>\n<table><tr><th class=\"l\">Against classical scoring ({} events)</th><th>Events with another winner</th><th>Places moved</th></tr>",
+        thousands(study.events)
+    );
+    for (system, change) in &study.changes {
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td></tr>",
+            escape(system.label()),
+            thousands(change.different_winner),
+            thousands(change.places_moved)
+        );
+    }
+    h.push_str("</table>\n<ul class=\"caption\">");
+    for (system, change) in &study.changes {
+        for (event, before, after) in change.examples.iter().take(3) {
+            let _ = write!(
+                h,
+                "<li>{}: {} — classical winner {}, {} winner {}</li>",
+                escape(system.label()),
+                escape(event),
+                escape(before),
+                escape(system.label()),
+                escape(after)
+            );
+        }
+    }
+    h.push_str("</ul>\n</section>\n");
 }

@@ -14,7 +14,7 @@ from selenium.webdriver.common.by import By
 
 REPORT = pathlib.Path(os.environ.get("REMIS_REPORT", "reports/sample/report.html")).resolve()
 SCREENSHOT = pathlib.Path(os.environ.get("REMIS_SCREENSHOT", "target/report-screenshot.png"))
-CHART_IDS = ["chart-year", "chart-band", "chart-mix", "chart-length"]
+CHART_IDS = ["chart-year", "chart-band", "chart-mix", "chart-length", "chart-rules"]
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +59,8 @@ def test_every_chart_is_present_and_visible(browser):
 def test_sections_and_numbers(browser):
     headings = [h.text for h in browser.find_elements(By.TAG_NAME, "h2")]
     for expected in ["Headline", "Draw rate by year", "Draw rate by rating band, all years",
-                     "How the draws happened", "How long drawn games lasted", "Band × year", "Coverage"]:
+                     "How the draws happened", "How long drawn games lasted", "Band × year", "Coverage",
+                     "Rules against short draws", "Scoring systems"]:
         assert expected in headings, headings
     coverage = browser.find_element(By.ID, "coverage").text
     assert "Used in the rates" in coverage and "invalid game" in coverage
