@@ -329,6 +329,40 @@ fn schema_and_fixture_rows() {
     ] {
         assert_eq!(schema.get(name), Some(&dtype), "column {name}");
     }
+    // Plus-remise on drawn fixtures: bare kings go to Black by rule 3; the
+    // stored points are those of the deciding rule.
+    let u8s =
+        |c: &str| -> Vec<Option<u8>> { table.column(c).unwrap().u8().unwrap().iter().collect() };
+    let (wm, bm, rule) = (
+        u8s("white_material"),
+        u8s("black_material"),
+        u8s("plus_remise_rule"),
+    );
+    let (wp, bp) = (
+        u8s("plus_remise_white_points"),
+        u8s("plus_remise_black_points"),
+    );
+    let winner = strings(&table, "plus_remise_winner");
+    let draw_types = strings(&table, "draw_type");
+    let mut bare_kings = 0;
+    for i in 0..table.height() {
+        if draw_types[i].is_some() && wm[i] == Some(0) && bm[i] == Some(0) {
+            bare_kings += 1;
+            assert_eq!(
+                (winner[i].as_deref(), rule[i], wp[i], bp[i]),
+                (Some("black"), Some(3), Some(0), Some(1))
+            );
+        }
+        if rule[i] == Some(1) {
+            assert_eq!((wp[i], bp[i]), (wm[i], bm[i]), "row {i}");
+            let white_more = wm[i] > bm[i];
+            assert_eq!(
+                winner[i].as_deref(),
+                Some(if white_more { "white" } else { "black" })
+            );
+        }
+    }
+    assert!(bare_kings >= 1);
     // draw_type equals ending for drawn, replayed games and is null otherwise.
     let results = strings(&table, "result");
     let endings = strings(&table, "ending");

@@ -38,6 +38,8 @@ pub struct TableBuilder {
     black_material: PrimitiveChunkedBuilder<UInt8Type>,
     plus_remise_winner: StringChunkedBuilder,
     plus_remise_rule: PrimitiveChunkedBuilder<UInt8Type>,
+    plus_remise_white_points: PrimitiveChunkedBuilder<UInt8Type>,
+    plus_remise_black_points: PrimitiveChunkedBuilder<UInt8Type>,
     automatic_draw_ply: PrimitiveChunkedBuilder<UInt32Type>,
     movetext_hash: PrimitiveChunkedBuilder<UInt64Type>,
     start_fen: StringChunkedBuilder,
@@ -111,6 +113,14 @@ impl TableBuilder {
             black_material: PrimitiveChunkedBuilder::new("black_material".into(), capacity),
             plus_remise_winner: s("plus_remise_winner"),
             plus_remise_rule: PrimitiveChunkedBuilder::new("plus_remise_rule".into(), capacity),
+            plus_remise_white_points: PrimitiveChunkedBuilder::new(
+                "plus_remise_white_points".into(),
+                capacity,
+            ),
+            plus_remise_black_points: PrimitiveChunkedBuilder::new(
+                "plus_remise_black_points".into(),
+                capacity,
+            ),
             automatic_draw_ply: PrimitiveChunkedBuilder::new("automatic_draw_ply".into(), capacity),
             movetext_hash: PrimitiveChunkedBuilder::new("movetext_hash".into(), capacity),
             start_fen: s("start_fen"),
@@ -187,6 +197,11 @@ impl TableBuilder {
                 Color::Black => "black",
             }));
         self.plus_remise_rule.append_option(plus.map(|p| p.rule));
+        let points = |p: u32| p.min(255) as u8;
+        self.plus_remise_white_points
+            .append_option(plus.map(|p| points(p.white_points)));
+        self.plus_remise_black_points
+            .append_option(plus.map(|p| points(p.black_points)));
         self.automatic_draw_ply
             .append_option(g.automatic_draw.map(|(ply, _)| ply));
         self.movetext_hash.append_value(g.movetext_hash);
@@ -234,6 +249,8 @@ impl TableBuilder {
         columns.push(full.black_material.finish().into_column());
         columns.push(full.plus_remise_winner.finish().into_column());
         columns.push(full.plus_remise_rule.finish().into_column());
+        columns.push(full.plus_remise_white_points.finish().into_column());
+        columns.push(full.plus_remise_black_points.finish().into_column());
         columns.push(full.automatic_draw_ply.finish().into_column());
         columns.push(full.movetext_hash.finish().into_column());
         columns.push(full.start_fen.finish().into_column());
