@@ -175,14 +175,7 @@ pub fn rate_by_year(stats: &DrawStats, scheme: &BandScheme) -> Result<String> {
                 )
                 .map_err(err)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(RGBColor(0xbb, 0xbb, 0xbb))
-            .label_font((FONT, 13))
-            .draw()
-            .map_err(err)?;
+        legend_box(&mut chart)?;
         root.present().map_err(err)?;
     }
     Ok(accessible(
@@ -234,6 +227,33 @@ fn band_chart<'a, 'b>(
         .draw()
         .map_err(err)?;
     Ok(chart)
+}
+
+/// Draws the legend of the series labelled so far, top right.
+fn legend_box<'a, 'b: 'a>(chart: &mut ShareChart<'a, 'b>) -> Result<()> {
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(0xbb, 0xbb, 0xbb))
+        .label_font((FONT, 13))
+        .draw()
+        .map_err(err)?;
+    Ok(())
+}
+
+/// A legend entry with a colour swatch, for series drawn as rectangles.
+fn swatch<'a, 'b: 'a>(
+    chart: &mut ShareChart<'a, 'b>,
+    label: String,
+    color: RGBColor,
+) -> Result<()> {
+    chart
+        .draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())
+        .map_err(err)?
+        .label(label)
+        .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled()));
+    Ok(())
 }
 
 /// Draw rate by band with 95% intervals as whiskers and n on each bar.
@@ -441,28 +461,13 @@ pub fn draw_length(stats: &DrawStats) -> Result<String> {
                 )))
                 .map_err(err)?;
         }
-        chart
-            .draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())
-            .map_err(err)?
-            .label("Agreed draws")
-            .legend(move |(x, y)| {
-                Rectangle::new([(x, y - 6), (x + 14, y + 6)], agreed_color.filled())
-            });
-        chart
-            .draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())
-            .map_err(err)?
-            .label("Other draws (repetition, 50/75 moves, stalemate, material)")
-            .legend(move |(x, y)| {
-                Rectangle::new([(x, y - 6), (x + 14, y + 6)], other_color.filled())
-            });
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(RGBColor(0xbb, 0xbb, 0xbb))
-            .label_font((FONT, 13))
-            .draw()
-            .map_err(err)?;
+        swatch(&mut chart, "Agreed draws".into(), agreed_color)?;
+        swatch(
+            &mut chart,
+            "Other draws (repetition, 50/75 moves, stalemate, material)".into(),
+            other_color,
+        )?;
+        legend_box(&mut chart)?;
         root.present().map_err(err)?;
     }
     Ok(accessible(
@@ -559,22 +564,9 @@ pub fn rule_study(study: &super::rule_study::RuleStudy) -> Result<String> {
                     )])
                     .map_err(err)?;
             }
-            chart
-                .draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())
-                .map_err(err)?
-                .label(format!("{label} (n={})", stats.games))
-                .legend(move |(x, y)| {
-                    Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled())
-                });
+            swatch(&mut chart, format!("{label} (n={})", stats.games), color)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(RGBColor(0xbb, 0xbb, 0xbb))
-            .label_font((FONT, 13))
-            .draw()
-            .map_err(err)?;
+        legend_box(&mut chart)?;
         root.present().map_err(err)?;
     }
     Ok(accessible(
