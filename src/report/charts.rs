@@ -66,6 +66,7 @@ fn percent(v: &f64) -> String {
 }
 
 const FONT: &str = "sans-serif";
+const BAND_AXIS: &str = "Rating band (lower edge)";
 
 /// The bands worth a line or a bar: enough games, rated ones first.
 pub fn chart_bands(stats: &DrawStats, limit: usize) -> Vec<Band> {
@@ -191,12 +192,13 @@ pub fn rate_by_year(stats: &DrawStats, scheme: &BandScheme) -> Result<String> {
 type ShareChart<'a, 'b> =
     ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
-/// A chart with one column per band (at x = 0, 1, …) and a share from 0 to
-/// `top` on the y axis, its axes drawn.
-fn band_chart<'a, 'b>(
+/// A chart with one column per label (at x = 0, 1, …) and a share from 0
+/// to `top` on the y axis, its axes drawn.
+fn category_chart<'a, 'b>(
     area: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
     labels: &[String],
     top: f64,
+    x_desc: &str,
     y_desc: &str,
 ) -> Result<ShareChart<'a, 'b>> {
     let n = labels.len();
@@ -209,7 +211,7 @@ fn band_chart<'a, 'b>(
     chart
         .configure_mesh()
         .disable_x_mesh()
-        .x_desc("Rating band (lower edge)")
+        .x_desc(x_desc)
         .y_desc(y_desc)
         .x_labels(n)
         .x_label_formatter(&|x| {
@@ -268,7 +270,7 @@ pub fn rate_by_band(stats: &DrawStats, scheme: &BandScheme) -> Result<String> {
         let root = SVGBackend::with_string(&mut svg, (width, 420)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
         let labels: Vec<String> = bands.iter().map(|&b| short_label(scheme, b)).collect();
-        let mut chart = band_chart(&root, &labels, 1.08, "Draw rate")?;
+        let mut chart = category_chart(&root, &labels, 1.08, BAND_AXIS, "Draw rate")?;
         let bar = RGBColor(0x4e, 0x79, 0xa7);
         for (i, band) in bands.iter().enumerate() {
             let p = stats.by_band[band];
@@ -335,7 +337,7 @@ pub fn draw_mix_by_band(stats: &DrawStats, scheme: &BandScheme) -> Result<String
         root.fill(&WHITE).map_err(err)?;
         let (plot, legend) = root.split_horizontally(width - 250);
         let labels: Vec<String> = bands.iter().map(|&b| short_label(scheme, b)).collect();
-        let mut chart = band_chart(&plot, &labels, 1.0, "Share of draws")?;
+        let mut chart = category_chart(&plot, &labels, 1.0, BAND_AXIS, "Share of draws")?;
         for (i, band) in bands.iter().enumerate() {
             let mix = &stats.draw_types_by_band[band];
             let total: u64 = mix.values().sum();
@@ -515,32 +517,13 @@ pub fn rule_study(study: &super::rule_study::RuleStudy) -> Result<String> {
     {
         let root = SVGBackend::with_string(&mut svg, (860, 400)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let mut chart = ChartBuilder::on(&root)
-            .margin(16)
-            .x_label_area_size(44)
-            .y_label_area_size(60)
-            .build_cartesian_2d(-0.5f64..3.5f64, 0f64..1f64)
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_desc("How the games ended")
-            .y_desc("Share of all games")
-            .x_labels(4)
-            .x_label_formatter(&|x| {
-                let i = x.round();
-                if (x - i).abs() < 0.01 && (0.0..4.0).contains(&i) {
-                    labels[i as usize].clone()
-                } else {
-                    String::new()
-                }
-            })
-            .y_label_formatter(&percent)
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 14))
-            .light_line_style(RGBColor(0xee, 0xee, 0xee))
-            .draw()
-            .map_err(err)?;
+        let mut chart = category_chart(
+            &root,
+            &labels,
+            1.0,
+            "How the games ended",
+            "Share of all games",
+        )?;
         let width = 0.8 / arms.len() as f64;
         for (k, (_, stats, color, label)) in arms.iter().enumerate() {
             let color = *color;
