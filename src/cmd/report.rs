@@ -6,7 +6,7 @@ use std::{path::PathBuf, process::ExitCode};
 use anyhow::{Context, Result};
 
 use super::filters::FilterArgs;
-use remis::report::{self, html, query, rule_study, scoring};
+use remis::report::{self, html, rule_study, scoring};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -30,17 +30,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let filters = args.filters.filters()?;
     let patterns = args.filters.event_patterns()?;
     let aggregate = report::aggregate(&args.tables, &filters, &patterns)?;
-    let scoring = scoring::scoring_study(query::prepare(
-        query::scan(&aggregate.tables)?,
-        &filters,
-        &patterns,
-    )?)?;
+    let scoring = scoring::scoring_study(aggregate.prepared.clone())?;
     let study = match &args.events {
         None => None,
         Some(path) => {
             let catalogue = super::sofia::catalogue(path)?;
-            let prepared = query::prepare(query::scan(&aggregate.tables)?, &filters, &patterns)?;
-            Some(rule_study::rule_study(prepared, &catalogue, &patterns)?)
+            Some(rule_study::rule_study(
+                aggregate.prepared.clone(),
+                &catalogue,
+                &patterns,
+            )?)
         }
     };
     let inputs: Vec<String> = aggregate

@@ -47,31 +47,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let study = rule_study::rule_study(prepared, &catalogue, &patterns)?;
     let mut out = std::io::stdout().lock();
-    writeln!(
-        out,
-        "{:<34} {:>6}  {:<22} {:<22} {:<22} {:<22} mean draw length",
-        "group",
-        "games",
-        "draw rate (95% CI)",
-        "agreed draws",
-        "draws ≤ 20 moves",
-        "draws ≤ 30 moves",
-    )?;
+    write!(out, "{:<34} {:>6} ", "group", "games")?;
+    for (label, _) in rule_study::GroupStats::default().measures() {
+        write!(out, " {label:<22}")?;
+    }
+    writeln!(out, " mean draw length (95% CI)")?;
     let line = |out: &mut std::io::StdoutLock, name: &str, g: &rule_study::GroupStats| {
         let mean = g.mean_draw_moves().map_or("–".into(), |(m, lo, hi)| {
             format!("{m:.1} ({lo:.1}–{hi:.1})")
         });
-        writeln!(
-            out,
-            "{:<34} {:>6}  {:<22} {:<22} {:<22} {:<22} {}",
-            name,
-            g.games,
-            cell(g.draw_rate()),
-            cell(g.agreed_rate()),
-            cell(g.short_draws(false)),
-            cell(g.short_draws(true)),
-            mean
-        )
+        write!(out, "{:<34} {:>6} ", name, g.games)?;
+        for (_, p) in g.measures() {
+            write!(out, " {:<22}", cell(p))?;
+        }
+        writeln!(out, " {mean}")
     };
     for (arm, stats) in &study.arms {
         line(&mut out, &format!("{arm:?}"), stats)?;

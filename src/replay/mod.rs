@@ -191,9 +191,14 @@ impl GameReplayer {
         Some(self.finish_invalid())
     }
 
-    fn finish_invalid(&mut self) -> GameRecord {
+    /// Hands out the game in progress and starts a fresh record.
+    fn take_record(&mut self) -> GameRecord {
         self.in_game = false;
-        let mut record = std::mem::replace(&mut self.record, GameRecord::new());
+        std::mem::replace(&mut self.record, GameRecord::new())
+    }
+
+    fn finish_invalid(&mut self) -> GameRecord {
+        let mut record = self.take_record();
         record.ending = Ending::Invalid;
         record
     }
@@ -238,8 +243,7 @@ impl GameReplayer {
     }
 
     fn finish(&mut self) -> GameRecord {
-        self.in_game = false;
-        let mut record = std::mem::replace(&mut self.record, GameRecord::new());
+        let mut record = self.take_record();
         if record.result.is_none() {
             record.result = self.movetext_result;
         }
@@ -297,8 +301,7 @@ impl Visitor for GameReplayer {
 
     fn begin_movetext(&mut self, _: ()) -> ControlFlow<GameRecord, ()> {
         if self.record.variant == Variant::Unsupported {
-            self.in_game = false;
-            let mut record = std::mem::replace(&mut self.record, GameRecord::new());
+            let mut record = self.take_record();
             record.ending = Ending::UnsupportedVariant;
             return ControlFlow::Break(record);
         }

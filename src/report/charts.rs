@@ -505,14 +505,11 @@ pub fn rule_study(study: &super::rule_study::RuleStudy) -> Result<String> {
     if arms.is_empty() {
         return Ok(String::new());
     }
-    type Measure = fn(&GroupStats) -> crate::study::Proportion;
-    let measures: [(&str, Measure); 4] = [
-        ("Draws", |g| g.draw_rate()),
-        ("Agreed draws", |g| g.agreed_rate()),
-        ("Draws ≤ 20 moves", |g| g.short_draws(false)),
-        ("Draws ≤ 30 moves", |g| g.short_draws(true)),
-    ];
-    let labels: Vec<String> = measures.iter().map(|(l, _)| l.to_string()).collect();
+    let labels: Vec<String> = GroupStats::default()
+        .measures()
+        .iter()
+        .map(|(l, _)| l.to_string())
+        .collect();
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (860, 400)).into_drawing_area();
@@ -527,8 +524,7 @@ pub fn rule_study(study: &super::rule_study::RuleStudy) -> Result<String> {
         let width = 0.8 / arms.len() as f64;
         for (k, (_, stats, color, label)) in arms.iter().enumerate() {
             let color = *color;
-            for (m, (_, measure)) in measures.iter().enumerate() {
-                let p = measure(stats);
+            for (m, (_, p)) in stats.measures().into_iter().enumerate() {
                 let (Some(rate), Some((lo, hi))) = (p.rate(), p.wilson95()) else {
                     continue;
                 };

@@ -418,10 +418,12 @@ fn rule_study_section(h: &mut String, study: &super::rule_study::RuleStudy) -> a
          under “Sofia rules” (no draw offers) or a minimum number of moves, against comparable events \
          without them, as listed in the events file; the filters above apply to both. Rapid, blitz, \
          blindfold and simul events are left out by name. Percentages are shares of all games, with \
-         95% intervals.</p>\n<div class=\"wide\"><table><tr><th class=\"l\">Group</th><th>Games</th>\
-         <th>Draw rate</th><th>Agreed draws</th><th>Draws ≤ 20 moves</th><th>Draws ≤ 30 moves</th>\
-         <th>Mean length of draws (moves)</th></tr>",
+         95% intervals.</p>\n<div class=\"wide\"><table><tr><th class=\"l\">Group</th><th>Games</th>",
     );
+    for (label, _) in GroupStats::default().measures() {
+        let _ = write!(h, "<th>{}</th>", escape(label));
+    }
+    h.push_str("<th>Mean length of draws (moves)</th></tr>");
     let row = |h: &mut String, label: &str, g: &GroupStats, strong: bool| {
         let cell = |p: Proportion| format!("{} <small>({})</small>", pct(p.rate()), interval(&p));
         let mean = g.mean_draw_moves().map_or("–".into(), |(m, lo, hi)| {
@@ -434,15 +436,14 @@ fn rule_study_section(h: &mut String, study: &super::rule_study::RuleStudy) -> a
         };
         let _ = write!(
             h,
-            "<tr><td class=\"l\">{open}{}{close}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td class=\"l\">{open}{}{close}</td><td>{}</td>",
             escape(label),
-            thousands(g.games),
-            cell(g.draw_rate()),
-            cell(g.agreed_rate()),
-            cell(g.short_draws(false)),
-            cell(g.short_draws(true)),
-            mean
+            thousands(g.games)
         );
+        for (_, p) in g.measures() {
+            let _ = write!(h, "<td>{}</td>", cell(p));
+        }
+        let _ = write!(h, "<td>{mean}</td></tr>");
     };
     for (arm, stats) in &study.arms {
         let label = match arm {

@@ -21,6 +21,8 @@ pub struct Aggregate {
     pub tables: Vec<PathBuf>,
     pub stats: DrawStats,
     pub coverage: Vec<(String, u64)>,
+    /// The filtered table (lazy), for further studies over the same rows.
+    pub prepared: polars::prelude::LazyFrame,
 }
 
 /// Scans the tables once for coverage and once for the cube.
@@ -35,10 +37,11 @@ pub fn aggregate(
     if filters.dedup {
         query::ensure_dedup_marks(&tables)?;
     }
-    let cube = query::cube(prepared)?;
+    let cube = query::cube(prepared.clone())?;
     Ok(Aggregate {
         tables,
         stats: DrawStats::from_cube(&cube),
         coverage,
+        prepared,
     })
 }

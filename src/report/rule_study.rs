@@ -38,18 +38,16 @@ impl GroupStats {
         Proportion::new(self.draws, self.games)
     }
 
-    pub fn agreed_rate(&self) -> Proportion {
-        Proportion::new(self.agreed, self.games)
-    }
-
-    /// Draws within 20 (or 30) moves, as a share of all games.
-    pub fn short_draws(&self, within_30: bool) -> Proportion {
-        let k = if within_30 {
-            self.draws_le30
-        } else {
-            self.draws_le20
-        };
-        Proportion::new(k, self.games)
+    /// The shares every view of the study shows, in order, as shares of
+    /// all games: draws, agreed draws, draws within 20 and within 30 moves.
+    pub fn measures(&self) -> [(&'static str, Proportion); 4] {
+        let share = |k| Proportion::new(k, self.games);
+        [
+            ("Draw rate", share(self.draws)),
+            ("Agreed draws", share(self.agreed)),
+            ("Draws ≤ 20 moves", share(self.draws_le20)),
+            ("Draws ≤ 30 moves", share(self.draws_le30)),
+        ]
     }
 
     /// Mean length of drawn games with a normal 95% interval.
