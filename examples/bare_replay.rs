@@ -79,7 +79,9 @@ fn main() {
         let mut chunks = Vec::new();
         let mut rest: &[u8] = &data;
         while rest.len() > 1 << 20 {
-            let cut = remis::input::find_game_boundary(&rest[..1 << 20]).unwrap_or(rest.len());
+            // Cut before the last game that starts in the next MiB.
+            let cut =
+                memchr::memmem::rfind(&rest[..1 << 20], b"\n[Event ").map_or(rest.len(), |i| i + 1);
             chunks.push(&rest[..cut]);
             rest = &rest[cut..];
         }

@@ -44,6 +44,15 @@ fn main() -> std::process::ExitCode {
     };
     match result {
         Ok(code) => code,
+        // `remis stats | head`: the reader has gone, nothing is wrong.
+        Err(err)
+            if err.chain().any(|e| {
+                e.downcast_ref::<std::io::Error>()
+                    .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            std::process::ExitCode::SUCCESS
+        }
         Err(err) => {
             eprintln!("remis: error: {err:#}");
             std::process::ExitCode::from(2)

@@ -18,8 +18,8 @@ use anyhow::{Context, Result};
 use rayon::prelude::*;
 
 use crate::{
-    input::{self, Input, InputProblem},
-    replay::{Field, GameRecord, GameReplayer},
+    input::{self, Input, InputProblem, Limits},
+    replay::{Field, GameRecord, GameReplayer, NotPgn},
     rules::{Ending, GameResult},
     study::dedup::{self, Deduplicator},
     table::{ParquetSink, ROW_GROUP_ROWS, TableBuilder},
@@ -33,6 +33,8 @@ pub struct Options {
     pub chunk_bytes: usize,
     /// Mark later copies of the same game (`duplicate`, `duplicate_of_row`).
     pub dedup: bool,
+    /// Caps on one game.
+    pub limits: Limits,
 }
 
 impl Default for Options {
@@ -41,6 +43,7 @@ impl Default for Options {
             threads: 0,
             chunk_bytes: 1 << 20,
             dedup: false,
+            limits: Limits::default(),
         }
     }
 }
@@ -78,6 +81,9 @@ struct Replayed {
     seq: u64,
     source: Arc<str>,
     records: Vec<GameRecord>,
+    not_pgn: Vec<NotPgn>,
+    /// The last chunk of its source.
+    last: bool,
 }
 
 /// Classifies every game of `inputs` into the Parquet table `out`.
@@ -97,8 +103,7 @@ pub fn classify(
         .thread_name(|i| format!("remis-replay-{i}"))
         .build()
         .context("starting the replay threads")?;
-    let mut sink =
-        ParquetSink::create(out).with_context(|| format!("creating {}", out.display()))?;
+    let mut sink = ParquetSink::create(out)?;
     let bytes_read = Arc::new(AtomicU64::new(0));
     let (chunk_tx, chunk_rx) = mpsc::sync_channel::<input::Chunk>(threads * 2);
     let (done_tx, done_rx) = mpsc::sync_channel::<Replayed>(threads * 4);
@@ -108,10 +113,11 @@ pub fn classify(
         let reader = {
             let bytes_read = bytes_read.clone();
             let chunk_bytes = options.chunk_bytes;
+            let limits = options.limits;
             std::thread::Builder::new()
                 .name("remis-read".into())
                 .spawn_scoped(scope, move || {
-                    input::read_chunks(inputs, chunk_bytes, bytes_read, &mut |chunk| {
+                    input::read_chunks(inputs, chunk_bytes, limits, bytes_read, &mut |chunk| {
                         chunk_tx.send(chunk).is_ok()
                     })
                 })
@@ -122,7 +128,7 @@ pub fn classify(
             .spawn_scoped(scope, move || {
                 pool.install(|| {
                     chunk_rx.into_iter().par_bridge().for_each_init(
-                        GameReplayer::new,
+                        || GameReplayer::with_limits(options.limits),
                         |replayer, chunk| {
                             let _ = done_tx.send(replay_chunk(replayer, chunk));
                         },
@@ -144,15 +150,18 @@ pub fn classify(
     })?;
 
     summary.rows_written = sink.rows_written;
-    sink.finish()
-        .with_context(|| format!("finishing {}", out.display()))?;
+    sink.finish()?;
+    // Problems of the inputs first, then what the games' text showed.
+    let found = std::mem::take(&mut summary.problems);
     summary.problems = problems;
+    summary.problems.extend(found);
     summary.elapsed = started.elapsed();
     Ok(summary)
 }
 
 fn replay_chunk(replayer: &mut GameReplayer, chunk: input::Chunk) -> Replayed {
-    let mut records = replayer.replay_all(&chunk.data);
+    let mut records = Vec::with_capacity(chunk.games.len());
+    let not_pgn = replayer.replay_chunk(&chunk, &mut records);
     if let (Some(damage), Some(last)) = (&chunk.damage, records.last_mut()) {
         // The stream broke off inside or right after this game.
         let message = match last.error() {
@@ -165,6 +174,8 @@ fn replay_chunk(replayer: &mut GameReplayer, chunk: input::Chunk) -> Replayed {
         seq: chunk.seq,
         source: chunk.source,
         records,
+        not_pgn,
+        last: chunk.last,
     }
 }
 
@@ -185,6 +196,15 @@ fn write_in_order(
         pending.insert(replayed.seq, replayed);
         while let Some(ready) = pending.remove(&next_seq) {
             next_seq += 1;
+            for skipped in &ready.not_pgn {
+                summary.problems.push(InputProblem {
+                    source: ready.source.to_string(),
+                    message: format!(
+                        "line {}: text that is not PGN, skipped (\"{}\")",
+                        skipped.line, skipped.excerpt
+                    ),
+                });
+            }
             let game_no = game_numbers.entry(ready.source.clone()).or_insert(0);
             for record in &ready.records {
                 *game_no += 1;
@@ -205,6 +225,12 @@ fn write_in_order(
                 if table.len() >= ROW_GROUP_ROWS {
                     sink.write(&table.take_frame()?)?;
                 }
+            }
+            if ready.last && game_numbers.get(&ready.source).is_none_or(|&n| n == 0) {
+                summary.problems.push(InputProblem {
+                    source: ready.source.to_string(),
+                    message: "no PGN games in this input".into(),
+                });
             }
             progress(summary.games_read);
         }

@@ -40,6 +40,11 @@ fn count_games(pgn: &[u8]) -> usize {
 }
 
 fn classify(args: &[&str], out: &Path) -> (Output, DataFrame) {
+    classify_expecting(args, out, 0)
+}
+
+/// Classifies and checks the exit status: 0 clean, 1 damaged inputs.
+fn classify_expecting(args: &[&str], out: &Path, status: i32) -> (Output, DataFrame) {
     let output = remis()
         .arg("classify")
         .args(args)
@@ -48,9 +53,10 @@ fn classify(args: &[&str], out: &Path) -> (Output, DataFrame) {
         .stdin(Stdio::null())
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "remis failed: {}",
+    assert_eq!(
+        output.status.code(),
+        Some(status),
+        "remis: {}",
         String::from_utf8_lossy(&output.stderr)
     );
     (output, read_table(&out.join("games.parquet")))
@@ -225,16 +231,17 @@ fn truncated_archives_keep_every_game_before_the_damage() {
     std::fs::write(&broken, &zst[..zst.len() / 2]).unwrap();
     std::fs::write(dir.join("after.pgn"), &pgn[..2000]).unwrap();
 
-    let (output, table) = classify(
+    let (output, table) = classify_expecting(
         &[
             broken.to_str().unwrap(),
             dir.join("after.pgn").to_str().unwrap(),
         ],
         &dir.join("out"),
+        1,
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("broken.pgn.zst"), "{stderr}");
-    assert!(stderr.contains("1 damaged inputs"), "{stderr}");
+    assert!(stderr.contains("1 input problem,"), "{stderr}");
 
     let sources = strings(&table, "source");
     let from_broken = sources
@@ -275,7 +282,8 @@ fn truncated_archives_keep_every_game_before_the_damage() {
     }
     let bytes = std::fs::read(&zip_path).unwrap();
     std::fs::write(&zip_path, &bytes[..bytes.len() * 2 / 3]).unwrap();
-    let (output, table) = classify(&[zip_path.to_str().unwrap()], &dir.join("out-zip"));
+    let (output, table) =
+        classify_expecting(&[zip_path.to_str().unwrap()], &dir.join("out-zip"), 1);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("cut.zip"), "{stderr}");
     let sources = strings(&table, "source");

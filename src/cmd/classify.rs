@@ -6,7 +6,14 @@ use std::{io::IsTerminal, path::PathBuf, process::ExitCode};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use remis::{input, pipeline, rules::Ending};
+use remis::{
+    input::{self, Limits},
+    pipeline,
+    rules::Ending,
+};
+
+/// Exit status of a run that completed but met damaged input.
+pub const EXIT_DAMAGED: u8 = 1;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -14,31 +21,85 @@ pub struct Args {
     /// for standard input.
     #[arg(required = true)]
     inputs: Vec<String>,
-    /// Output folder; the table is written to DIR/games.parquet.
+    /// Output: a folder (the table is DIR/games.parquet) or a file name
+    /// ending in .parquet.
     #[arg(long, short)]
     out: PathBuf,
-    /// Replay threads (default: all cores).
+    /// Replay threads (default: all cores; at most 4 per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
     /// Mark later copies of the same game (same players, year, result and
     /// moves): columns `duplicate` and `duplicate_of_row`.
     #[arg(long)]
     dedup: bool,
+    /// Exit with status 0 even when inputs were damaged (truncated, not
+    /// PGN, unreadable); the damage is still reported.
+    #[arg(long)]
+    allow_damaged: bool,
+    /// Largest game read, in bytes; a longer game becomes an invalid row
+    /// with its tags.
+    #[arg(long, default_value_t = Limits::default().max_game_bytes)]
+    max_game_bytes: usize,
+    /// Largest tag section of one game, in bytes.
+    #[arg(long, default_value_t = Limits::default().max_header_bytes)]
+    max_header_bytes: usize,
+    /// Largest { comment }, in bytes.
+    #[arg(long, default_value_t = Limits::default().max_comment_bytes)]
+    max_comment_bytes: usize,
+    /// Most plies replayed in one game.
+    #[arg(long, default_value_t = Limits::default().max_plies)]
+    max_plies: u32,
     /// Bytes of PGN per work unit.
     #[arg(long, default_value_t = 1 << 20, hide = true)]
     chunk_bytes: usize,
 }
 
+/// Where the table goes: `--out x.parquet` is the file itself, any other
+/// name a folder for `games.parquet`.
+fn table_path(out: &std::path::Path) -> Result<PathBuf> {
+    let is_file_name = out
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("parquet"));
+    if is_file_name && !out.is_dir() {
+        if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating folder {}", parent.display()))?;
+        }
+        return Ok(out.to_path_buf());
+    }
+    std::fs::create_dir_all(out).with_context(|| format!("creating folder {}", out.display()))?;
+    Ok(out.join("games.parquet"))
+}
+
 pub fn run(args: Args) -> Result<ExitCode> {
-    let inputs = input::resolve(&args.inputs)?;
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("creating {}", args.out.display()))?;
-    let out = args.out.join("games.parquet");
+    let resolved = input::resolve(&args.inputs)?;
+    for (path, why) in &resolved.skipped {
+        eprintln!("remis: warning: {}: skipped: {why}", path.display());
+    }
+    let inputs = resolved.inputs;
+    let out = table_path(&args.out)?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = if args.threads > 4 * cores {
+        eprintln!(
+            "remis: warning: --threads {} is more than 4 per core; using {}",
+            args.threads,
+            4 * cores
+        );
+        4 * cores
+    } else {
+        args.threads
+    };
     let bar = progress_bar(input::total_size(&inputs));
     let options = pipeline::Options {
-        threads: args.threads,
-        chunk_bytes: args.chunk_bytes,
+        threads,
+        chunk_bytes: args.chunk_bytes.max(1),
         dedup: args.dedup,
+        limits: Limits {
+            max_game_bytes: args.max_game_bytes,
+            max_header_bytes: args.max_header_bytes,
+            max_comment_bytes: args.max_comment_bytes,
+            max_plies: args.max_plies,
+        },
     };
     let started = std::time::Instant::now();
     let summary = pipeline::classify(&inputs, &out, &options, &mut |p| {
@@ -49,12 +110,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
     bar.finish_and_clear();
 
     eprintln!(
-        "remis: {} games read, {} rows written, {} invalid, {} unsupported variant, {} damaged inputs, {:.2} s, {:.0} games/s -> {}",
+        "remis: {} games read, {} rows written, {} invalid, {} unsupported variant, {} input problem{}, {:.2} s, {:.0} games/s -> {}",
         summary.games_read,
         summary.rows_written,
         summary.count(Ending::Invalid),
         summary.count(Ending::UnsupportedVariant),
         summary.problems.len(),
+        if summary.problems.len() == 1 { "" } else { "s" },
         summary.elapsed.as_secs_f64(),
         summary.games_per_second(),
         out.display()
@@ -71,7 +133,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         summary.games_read,
         summary.rows_written
     );
-    Ok(ExitCode::SUCCESS)
+    if summary.problems.is_empty() || args.allow_damaged {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        Ok(ExitCode::from(EXIT_DAMAGED))
+    }
 }
 
 fn progress_bar(total: Option<u64>) -> ProgressBar {

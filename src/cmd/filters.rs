@@ -19,14 +19,14 @@ pub struct FilterArgs {
     #[arg(long, value_enum, default_value_t = EloBasis::Min)]
     elo_basis: EloBasis,
     /// Width of rating bands in Elo points.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u16).range(1..))]
     band_width: u16,
     /// Explicit band edges instead of a width, e.g. 2100,2300,2500.
     #[arg(long, value_delimiter = ',')]
     band_edges: Option<Vec<u16>>,
-    /// classical, rapid, blitz or bullet: from TimeControl where present,
-    /// else from the event name, else classical.
-    #[arg(long, value_parser = ["classical", "rapid", "blitz", "bullet", "correspondence", "blindfold", "simul"])]
+    /// Only games of this time class: from TimeControl where present, else
+    /// from the event name, else classical.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(remis::report::query::time_class_names()))]
     time_class: Option<String>,
     /// Only events whose name matches this regular expression.
     #[arg(long)]
@@ -34,8 +34,10 @@ pub struct FilterArgs {
     /// Leave out events whose name matches this regular expression.
     #[arg(long)]
     exclude_event: Option<String>,
-    /// Only this variant (standard or chess960).
-    #[arg(long)]
+    /// Only this variant.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(
+        remis::replay::Variant::REPLAYED.map(|v| v.name().unwrap_or_default())
+    ))]
     variant: Option<String>,
     /// Leave out later copies of a game (tables made with `classify --dedup`).
     #[arg(long)]

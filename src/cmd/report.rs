@@ -65,12 +65,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     std::fs::write(&args.out, page).with_context(|| format!("writing {}", args.out.display()))?;
     let overall = aggregate.stats.overall();
-    eprintln!(
-        "remis: report of {} games ({} drawn, {:.1}%) -> {}",
-        overall.n,
-        overall.successes,
-        overall.rate().unwrap_or(0.0) * 100.0,
-        args.out.display()
-    );
+    match overall.rate() {
+        Some(rate) => eprintln!(
+            "remis: report of {} games ({} drawn, {:.1}%) -> {}",
+            overall.n,
+            overall.successes,
+            rate * 100.0,
+            args.out.display()
+        ),
+        None => eprintln!(
+            "remis: no games matched ({}); the report says so -> {}",
+            filters.describe().join(", "),
+            args.out.display()
+        ),
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -70,6 +70,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let aggregate = report::aggregate(&args.tables, &filters, &args.filters.event_patterns()?)?;
     let rows = rows(&aggregate.stats, &filters.bands, args.by_band);
     let mut out = std::io::stdout().lock();
+    if aggregate.stats.games == 0 {
+        eprintln!(
+            "remis: no games matched ({})",
+            filters.describe().join(", ")
+        );
+    }
     let cells = |r: &Row| {
         let (lo, hi) = r.p.wilson95().unwrap_or((f64::NAN, f64::NAN));
         (
@@ -78,6 +84,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
             lo,
             hi,
         )
+    };
+    // Empty cells read "–" in the terminal, stay empty in CSV.
+    let percent = |v: f64| {
+        if v.is_finite() {
+            format!("{:.1}%", v * 100.0)
+        } else {
+            "–".into()
+        }
+    };
+    let csv_number = |v: f64| {
+        if v.is_finite() {
+            format!("{v:.6}")
+        } else {
+            String::new()
+        }
     };
     match args.format {
         Format::Table => {
@@ -88,15 +109,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
             )?;
             for r in &rows {
                 let (year, rate, lo, hi) = cells(r);
+                let interval = if lo.is_finite() {
+                    format!("{:.1}–{:.1}%", lo * 100.0, hi * 100.0)
+                } else {
+                    "–".into()
+                };
                 writeln!(
                     out,
-                    "{:<12} {:>5} {:>9} {:>9} {:>6.1}%  {:<15}{}",
+                    "{:<12} {:>5} {:>9} {:>9} {:>7}  {:<15}{}",
                     r.band,
                     year,
                     r.p.n,
                     r.p.successes,
-                    rate * 100.0,
-                    format!("{:.1}–{:.1}%", lo * 100.0, hi * 100.0),
+                    percent(rate),
+                    interval,
                     if r.p.n < report::stats::MIN_CELL_GAMES {
                         "  (n < 30)"
                     } else {
@@ -119,8 +145,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 let (year, rate, lo, hi) = cells(r);
                 writeln!(
                     out,
-                    "{},{},{},{},{:.6},{:.6},{:.6}",
-                    r.band, year, r.p.n, r.p.successes, rate, lo, hi
+                    "{},{},{},{},{},{},{}",
+                    r.band,
+                    year,
+                    r.p.n,
+                    r.p.successes,
+                    csv_number(rate),
+                    csv_number(lo),
+                    csv_number(hi)
                 )?;
             }
         }

@@ -1,8 +1,11 @@
-//! Cutting a PGN byte stream into chunks of whole games.
+//! Cutting a PGN stream into chunks of whole games for the workers.
 
 use std::{io::Read, sync::Arc};
 
-use memchr::memmem;
+use super::{
+    frame::{Framer, GameSpan, Limits},
+    text::NormalizedText,
+};
 
 /// A run of whole games from one source, in input order.
 #[derive(Debug)]
@@ -11,135 +14,86 @@ pub struct Chunk {
     pub seq: u64,
     /// The source's name: a path, `path!member` inside an archive, or `-`.
     pub source: Arc<str>,
+    /// The games' text: UTF-8 (or Latin-1) with `\n` line ends.
     pub data: Vec<u8>,
+    /// Where each game lies in `data`, in order.
+    pub games: Vec<GameSpan>,
     /// The stream broke off after this chunk (a truncated or corrupt file):
     /// its last game may be incomplete.
     pub damage: Option<Arc<str>>,
+    /// The last chunk of its source.
+    pub last: bool,
 }
 
-/// The offset where a new game starts, near the end of `buf`: the start of a
-/// tag line (`[`) whose previous non-blank line is movetext, outside any
-/// `{ comment }`. This is where pgn-reader itself ends a game's movetext, so
-/// cutting there never splits a game.
-pub fn find_game_boundary(buf: &[u8]) -> Option<usize> {
-    let mut end = buf.len();
-    while let Some(newline) = memmem::rfind(&buf[..end], b"\n[") {
-        let start = newline + 1;
-        // Inside a comment if the last brace before the cut opens one.
-        if let Some(brace) = memchr::memrchr2(b'{', b'}', &buf[..start])
-            && buf[brace] == b'{'
-        {
-            end = brace;
-            continue;
-        }
-        if previous_line_is_movetext(&buf[..newline]) {
-            return Some(start);
-        }
-        end = newline;
-    }
-    None
-}
+/// How many bytes are read from a stream at a time.
+const READ_BYTES: usize = 256 * 1024;
 
-/// Whether the last non-blank line of `before` is movetext (not a tag).
-fn previous_line_is_movetext(before: &[u8]) -> bool {
-    let Some(last) = before.iter().rposition(|b| !b.is_ascii_whitespace()) else {
-        return false;
-    };
-    let line_start = memchr::memrchr(b'\n', &before[..last]).map_or(0, |i| i + 1);
-    let first = before[line_start..=last]
-        .iter()
-        .find(|b| !b.is_ascii_whitespace());
-    first != Some(&b'[')
-}
-
-/// Reads a stream and hands out chunks of about `target` bytes, each cut at
-/// a game boundary. Returns the read error that ended the stream early, if
-/// any; the bytes read before it are still handed out.
-pub(crate) fn chunk_stream(
+/// Reads a stream and hands out chunks of whole games of about `target`
+/// bytes, in order, through `emit` (which returns false to stop). Every
+/// source gets at least one chunk, possibly without games, so that a
+/// source without games is noticed. Returns the read error that ended the
+/// stream early, if any; the games read before it are still handed out.
+pub fn chunk_stream(
     reader: &mut dyn Read,
     target: usize,
-    mut emit: impl FnMut(Vec<u8>, Option<&std::io::Error>) -> bool,
+    limits: Limits,
+    mut emit: impl FnMut(Vec<u8>, Vec<GameSpan>, bool, Option<&std::io::Error>) -> bool,
 ) -> Option<std::io::Error> {
-    let read_size = target.clamp(4096, 256 * 1024);
-    let mut buf: Vec<u8> = Vec::with_capacity(target + read_size);
-    let mut want = target;
-    loop {
-        let mut failure = None;
-        let mut eof = false;
-        while buf.len() < want {
-            let old = buf.len();
-            buf.resize(old + read_size, 0);
-            match reader.read(&mut buf[old..]) {
-                Ok(0) => {
-                    buf.truncate(old);
-                    eof = true;
-                    break;
-                }
-                Ok(n) => buf.truncate(old + n),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => buf.truncate(old),
-                Err(e) => {
-                    buf.truncate(old);
-                    failure = Some(e);
-                    break;
+    let mut text = NormalizedText::new(reader);
+    let mut framer = Framer::new(limits);
+    let mut block = vec![0u8; READ_BYTES];
+    let failure = loop {
+        match text.read(&mut block) {
+            Ok(0) => break None,
+            Ok(n) => {
+                framer.feed(&block[..n]);
+                if framer.ready_bytes() >= target {
+                    let (data, games) = framer.take();
+                    if !emit(data, games, false, None) {
+                        return None;
+                    }
                 }
             }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => break Some(e),
         }
-        if eof || failure.is_some() {
-            if !buf.iter().all(u8::is_ascii_whitespace) || failure.is_some() {
-                emit(buf, failure.as_ref());
-            }
-            return failure;
-        }
-        match find_game_boundary(&buf) {
-            Some(cut) if cut > 0 => {
-                let rest = buf[cut..].to_vec();
-                buf.truncate(cut);
-                let full = std::mem::replace(&mut buf, Vec::with_capacity(target + read_size));
-                buf.extend_from_slice(&rest);
-                want = target.max(buf.len() + read_size);
-                if !emit(full, None) {
-                    return None;
-                }
-            }
-            // One game longer than the chunk: read on.
-            _ => want = buf.len() + target,
-        }
-    }
+    };
+    framer.finish();
+    let (data, games) = framer.take();
+    emit(data, games, true, failure.as_ref());
+    failure
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn cuts_before_tags_after_movetext() {
-        let pgn = b"[Event \"a\"]\n[Site \"b\"]\n\n1. e4 e5 1-0\n\n[Event \"c\"]\n\n1. d4 *\n";
-        let cut = find_game_boundary(pgn).unwrap();
-        assert!(pgn[cut..].starts_with(b"[Event \"c\"]"));
-    }
-
-    #[test]
-    fn never_cuts_between_tags_or_inside_comments() {
-        let pgn = b"[Event \"a\"]\n[Site \"b\"]\n";
-        assert_eq!(find_game_boundary(pgn), None);
-        let pgn = b"[Event \"a\"]\n\n1. e4 { a comment\n[not a tag] } e5 1-0\n";
-        assert_eq!(find_game_boundary(pgn), None);
+    fn chunks(input: &[u8], target: usize) -> Vec<(Vec<u8>, Vec<GameSpan>)> {
+        let mut out = Vec::new();
+        let err = chunk_stream(&mut &input[..], target, Limits::default(), |d, g, _, _| {
+            out.push((d, g));
+            true
+        });
+        assert!(err.is_none());
+        out
     }
 
     #[test]
     fn chunks_keep_every_byte_in_order() {
         let game = "[Event \"x\"]\r\n[Result \"*\"]\r\n\r\n1. e4 { [%clk 0:01:00] } e5 *\r\n\r\n";
-        let input = game.repeat(1000);
-        let mut out = Vec::new();
-        let mut n = 0;
-        let err = chunk_stream(&mut input.as_bytes(), 4096, |c, _| {
-            assert!(c.starts_with(b"[Event"));
-            out.extend_from_slice(&c);
-            n += 1;
-            true
-        });
-        assert!(err.is_none());
-        assert!(n > 5);
-        assert_eq!(out, input.as_bytes());
+        let input = game.repeat(20_000);
+        let got = chunks(input.as_bytes(), 4096);
+        assert!(got.len() > 5);
+        let mut all = Vec::new();
+        let mut games = 0;
+        for (data, spans) in &got {
+            for span in spans {
+                assert!(data[span.start..].starts_with(b"[Event"));
+            }
+            games += spans.len();
+            all.extend_from_slice(data);
+        }
+        assert_eq!(games, 20_000);
+        assert_eq!(all, input.replace("\r\n", "\n").as_bytes());
     }
 }

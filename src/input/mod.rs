@@ -3,12 +3,20 @@
 //! into chunks of whole games for the workers.
 
 mod chunk;
+mod frame;
 mod open;
+pub mod pgn;
+mod text;
 
-pub use chunk::{Chunk, find_game_boundary};
+pub use chunk::{Chunk, chunk_stream};
+pub use frame::{Cap, Framer, GameSpan, Limits, MAX_TAG_LINE_BYTES};
 pub use open::{InputProblem, read_chunks};
+pub use text::NormalizedText;
 
-use std::path::{Path, PathBuf};
+use std::{
+    collections::HashSet,
+    path::{Path, PathBuf},
+};
 
 /// One input named on the command line, after folders are expanded.
 #[derive(Clone, Debug, Eq, PartialEq)]
@@ -30,45 +38,73 @@ impl Input {
 pub enum InputError {
     #[error("{0}: no such file or folder")]
     Missing(PathBuf),
-    #[error("{path}: cannot list folder: {source}")]
+    #[error("{path}: cannot list folder: {cause}")]
     Folder {
         path: PathBuf,
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     #[error("{0}: no PGN files (.pgn, .pgn.gz, .pgn.bz2, .pgn.zst, .zip) in this folder")]
     EmptyFolder(PathBuf),
 }
 
+/// The inputs of a run, in reading order, and what was passed over.
+#[derive(Debug, Default)]
+pub struct Resolved {
+    pub inputs: Vec<Input>,
+    /// Paths passed over, each with the reason: special files met in a
+    /// folder, a file reached a second time (by a symlink or named twice).
+    pub skipped: Vec<(PathBuf, &'static str)>,
+}
+
 /// Resolves command-line inputs: `-` is standard input, a folder stands for
 /// every PGN file below it in sorted order. A missing input is an error
-/// before any work starts.
-pub fn resolve(args: &[String]) -> Result<Vec<Input>, InputError> {
-    let mut inputs = Vec::new();
+/// before any work starts. Each file is read once, however often it is
+/// reached; in folders, FIFOs, sockets and devices are passed over (named
+/// on the command line, a FIFO is read like standard input).
+pub fn resolve(args: &[String]) -> Result<Resolved, InputError> {
+    let mut resolved = Resolved::default();
+    let mut seen = HashSet::new();
     for arg in args {
         if arg == "-" {
-            inputs.push(Input::Stdin);
+            resolved.inputs.push(Input::Stdin);
             continue;
         }
         let path = PathBuf::from(arg);
-        if path.is_dir() {
-            let before = inputs.len();
-            walk(&path, &mut inputs)?;
-            if inputs.len() == before {
+        let Ok(meta) = std::fs::metadata(&path) else {
+            return Err(InputError::Missing(path));
+        };
+        if meta.is_dir() {
+            let before = resolved.inputs.len();
+            walk(&path, &mut resolved, &mut seen)?;
+            if resolved.inputs.len() == before {
                 return Err(InputError::EmptyFolder(path));
             }
-        } else if path.exists() {
-            inputs.push(Input::File(path));
+        } else if seen.insert(canonical(&path)) {
+            resolved.inputs.push(Input::File(path));
         } else {
-            return Err(InputError::Missing(path));
+            resolved
+                .skipped
+                .push((path, "named more than once; read once"));
         }
     }
-    Ok(inputs)
+    Ok(resolved)
 }
 
-fn walk(dir: &Path, out: &mut Vec<Input>) -> Result<(), InputError> {
-    let folder_error = |source| InputError::Folder {
+fn canonical(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+fn walk(dir: &Path, out: &mut Resolved, seen: &mut HashSet<PathBuf>) -> Result<(), InputError> {
+    if !seen.insert(canonical(dir)) {
+        out.skipped.push((
+            dir.to_path_buf(),
+            "a folder already visited (symlink loop?)",
+        ));
+        return Ok(());
+    }
+    let folder_error = |cause| InputError::Folder {
         path: dir.to_path_buf(),
-        source,
+        cause,
     };
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(folder_error)?
@@ -77,10 +113,22 @@ fn walk(dir: &Path, out: &mut Vec<Input>) -> Result<(), InputError> {
         .map_err(folder_error)?;
     entries.sort();
     for path in entries {
-        if path.is_dir() {
-            walk(&path, out)?;
-        } else if is_pgn_file_name(&path) {
-            out.push(Input::File(path));
+        let Ok(meta) = std::fs::metadata(&path) else {
+            out.skipped.push((path, "unreadable or a broken symlink"));
+            continue;
+        };
+        if meta.is_dir() {
+            walk(&path, out, seen)?;
+        } else if !is_pgn_file_name(&path) {
+            continue;
+        } else if !meta.is_file() {
+            out.skipped
+                .push((path, "not a regular file (FIFO, socket or device)"));
+        } else if seen.insert(canonical(&path)) {
+            out.inputs.push(Input::File(path));
+        } else {
+            out.skipped
+                .push((path, "a file already read under another name"));
         }
     }
     Ok(())

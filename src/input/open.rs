@@ -11,7 +11,7 @@ use std::{
     },
 };
 
-use super::{Chunk, Input, chunk::chunk_stream};
+use super::{Chunk, Input, chunk::chunk_stream, frame::Limits};
 
 /// A damaged input: reported on stderr and in the summary; the games read
 /// before the damage are kept.
@@ -34,6 +34,7 @@ enum Compression {
     Bzip2,
     Zstd,
     Zip,
+    Parquet,
 }
 
 impl Compression {
@@ -43,6 +44,7 @@ impl Compression {
             [b'B', b'Z', b'h', ..] => Compression::Bzip2,
             [0x28, 0xb5, 0x2f, 0xfd, ..] => Compression::Zstd,
             [b'P', b'K', 3, 4, ..] | [b'P', b'K', 5, 6, ..] => Compression::Zip,
+            [b'P', b'A', b'R', b'1', ..] => Compression::Parquet,
             _ => Compression::Plain,
         }
     }
@@ -65,6 +67,7 @@ impl<R: Read> Read for Counting<R> {
 /// Everything the reading thread needs to hand chunks on.
 struct Chunker<'a> {
     target: usize,
+    limits: Limits,
     seq: u64,
     emit: &'a mut dyn FnMut(Chunk) -> bool,
     problems: Vec<InputProblem>,
@@ -79,17 +82,20 @@ impl Chunker<'_> {
         let name: Arc<str> = Arc::from(source);
         let Chunker {
             target,
+            limits,
             seq,
             emit,
             stopped,
             ..
         } = self;
-        let failure = chunk_stream(reader, *target, |data, damage| {
+        let failure = chunk_stream(reader, *target, *limits, |data, games, last, damage| {
             let chunk = Chunk {
                 seq: *seq,
                 source: name.clone(),
                 data,
+                games,
                 damage: damage.map(|e| Arc::from(format!("input breaks off: {e}"))),
+                last,
             };
             *seq += 1;
             let go_on = emit(chunk);
@@ -109,7 +115,6 @@ impl Chunker<'_> {
             source: source.to_string(),
             message,
         };
-        eprintln!("remis: warning: {problem}");
         self.problems.push(problem);
     }
 }
@@ -119,11 +124,13 @@ impl Chunker<'_> {
 pub fn read_chunks(
     inputs: &[Input],
     target: usize,
+    limits: Limits,
     bytes_read: Arc<AtomicU64>,
     emit: &mut dyn FnMut(Chunk) -> bool,
 ) -> Vec<InputProblem> {
     let mut chunker = Chunker {
         target,
+        limits,
         seq: 0,
         emit,
         problems: Vec::new(),
@@ -178,6 +185,11 @@ fn read_one(
             Some(path) => read_zip_file(chunker, name, path, buffered.into_inner())?,
             None => read_zip_stream(chunker, name, &mut buffered),
         },
+        Compression::Parquet => chunker.problem(
+            name,
+            "a Parquet file, not PGN: remis does not read Parquet input yet; nothing read"
+                .to_string(),
+        ),
     }
     Ok(())
 }

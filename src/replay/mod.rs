@@ -8,15 +8,19 @@ mod time_control;
 pub use text::{Field, GameText};
 pub use time_control::TimeClass;
 
-use std::{io, ops::ControlFlow};
+use std::ops::ControlFlow;
 
-use pgn_reader::{KnownOutcome, Outcome, RawTag, Reader, SanPlus, Visitor};
+use pgn_reader::{KnownOutcome, Outcome, RawTag, SanPlus, Visitor};
 use shakmaty::{
     CastlingMode, Chess, Color, EnPassantMode, Position,
     fen::Fen,
     san::{San, SanError},
 };
 
+use crate::input::{
+    Chunk, GameSpan, Limits,
+    pgn::{self, SyntaxError},
+};
 use crate::rules::{self, BoardFacts, Ending, GameResult, PositionHistory, Termination};
 
 /// The rules a game is played under, from its `Variant` tag.
@@ -29,6 +33,19 @@ pub enum Variant {
 }
 
 impl Variant {
+    /// The variants that are replayed, by their `variant` column value.
+    pub const REPLAYED: [Variant; 2] = [Variant::Standard, Variant::Chess960];
+
+    /// The `variant` column value; `None` for an unsupported variant, whose
+    /// column holds the tag as written.
+    pub const fn name(self) -> Option<&'static str> {
+        match self {
+            Variant::Standard => Some("standard"),
+            Variant::Chess960 => Some("chess960"),
+            Variant::Unsupported => None,
+        }
+    }
+
     pub fn from_tag(tag: &str) -> Variant {
         let t = tag.trim().to_ascii_lowercase();
         match t.as_str() {
@@ -100,6 +117,27 @@ impl GameRecord {
     }
 }
 
+/// The first line of a text, for a message: at most 40 characters.
+fn excerpt(text: &[u8]) -> String {
+    let line = text
+        .split(|&b| b == b'\n')
+        .map(<[u8]>::trim_ascii)
+        .find(|l| !l.is_empty())
+        .unwrap_or_default();
+    let line = String::from_utf8_lossy(line);
+    let mut chars = line.chars();
+    let head: String = chars
+        .by_ref()
+        .take(40)
+        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .collect();
+    if chars.next().is_some() {
+        format!("{head}…")
+    } else {
+        head
+    }
+}
+
 fn parse_year(date: &str) -> Option<i16> {
     let digits = date.as_bytes().get(..4)?;
     if !digits.iter().all(u8::is_ascii_digit) {
@@ -137,8 +175,10 @@ fn move_code(m: shakmaty::Move) -> u64 {
 /// The pgn-reader visitor. One per worker thread; its buffers are reused
 /// from game to game.
 pub struct GameReplayer {
+    limits: Limits,
+    /// The game being read broke a framing cap: only its tags are read.
+    cut: Option<crate::input::Cap>,
     record: GameRecord,
-    in_game: bool,
     pos: Chess,
     history: PositionHistory,
     movetext_result: Option<GameResult>,
@@ -150,50 +190,82 @@ impl Default for GameReplayer {
     }
 }
 
+/// Text without tags that is not PGN either: skipped, and reported.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct NotPgn {
+    pub line: u64,
+    pub excerpt: String,
+}
+
 impl GameReplayer {
     pub fn new() -> GameReplayer {
+        GameReplayer::with_limits(Limits::default())
+    }
+
+    pub fn with_limits(limits: Limits) -> GameReplayer {
         GameReplayer {
+            limits,
+            cut: None,
             record: GameRecord::new(),
-            in_game: false,
             pos: Chess::default(),
             history: PositionHistory::new(),
             movetext_result: None,
         }
     }
 
-    /// Replays every game of a buffer of whole games. A game the PGN parser
-    /// cannot read becomes a row with its error, and reading goes on.
+    /// Replays every game of a text held in memory: frames it as the
+    /// reader does a stream, then replays each game. Text that is not PGN
+    /// is left out.
     pub fn replay_all(&mut self, pgn: &[u8]) -> Vec<GameRecord> {
-        let mut reader = Reader::new(pgn);
-        let mut records = Vec::with_capacity(pgn.len() / 700 + 1);
-        loop {
-            match reader.read_game(self) {
-                Ok(Some(record)) => records.push(record),
-                Ok(None) => break,
-                Err(err) => {
-                    if let Some(record) = self.abandon(&err) {
-                        records.push(record);
-                    }
-                }
-            }
-        }
+        let mut framer = crate::input::Framer::new(self.limits);
+        let mut text = Vec::with_capacity(pgn.len());
+        std::io::Read::read_to_end(&mut crate::input::NormalizedText::new(pgn), &mut text)
+            .expect("reading from memory cannot fail");
+        framer.feed(&text);
+        framer.finish();
+        let (data, spans) = framer.take();
+        let mut records = Vec::with_capacity(spans.len());
+        self.replay_spans(&data, &spans, &mut records);
         records
     }
 
-    /// Ends the game in progress when the PGN parser gave up on it.
-    fn abandon(&mut self, err: &io::Error) -> Option<GameRecord> {
-        if !self.in_game {
-            return None;
+    /// Replays the games of a chunk, in order, into `records`; returns the
+    /// stretches of text that were not PGN.
+    pub fn replay_chunk(&mut self, chunk: &Chunk, records: &mut Vec<GameRecord>) -> Vec<NotPgn> {
+        self.replay_spans(&chunk.data, &chunk.games, records)
+    }
+
+    fn replay_spans(
+        &mut self,
+        data: &[u8],
+        spans: &[GameSpan],
+        records: &mut Vec<GameRecord>,
+    ) -> Vec<NotPgn> {
+        let mut not_pgn = Vec::new();
+        for span in spans {
+            let text = &data[span.start..span.end];
+            self.cut = span.cut;
+            let limits = self.limits;
+            match pgn::read_game(text, span.line, span.headerless, &limits, self) {
+                pgn::Read::Game(record) => records.push(record),
+                pgn::Read::Broken(error) => records.push(self.abandon(&error)),
+                pgn::Read::NotPgn => not_pgn.push(NotPgn {
+                    line: span.line,
+                    excerpt: excerpt(text),
+                }),
+            }
         }
-        self.record
-            .text
-            .set_display(Field::Error, format_args!("unreadable PGN: {err}"));
-        Some(self.finish_invalid())
+        not_pgn
+    }
+
+    /// Ends the game in progress when its text could not be read.
+    fn abandon(&mut self, error: &SyntaxError) -> GameRecord {
+        self.record.text.set_display(Field::Error, error);
+        self.finish_invalid()
     }
 
     /// Hands out the game in progress and starts a fresh record.
     fn take_record(&mut self) -> GameRecord {
-        self.in_game = false;
         std::mem::replace(&mut self.record, GameRecord::new())
     }
 
@@ -276,7 +348,6 @@ impl Visitor for GameReplayer {
     type Output = GameRecord;
 
     fn begin_tags(&mut self) -> ControlFlow<GameRecord> {
-        self.in_game = true;
         self.movetext_result = None;
         ControlFlow::Continue(())
     }
@@ -300,6 +371,9 @@ impl Visitor for GameReplayer {
     }
 
     fn begin_movetext(&mut self, _: ()) -> ControlFlow<GameRecord, ()> {
+        if let Some(cap) = self.cut.take() {
+            return ControlFlow::Break(self.fail(format_args!("{cap}")));
+        }
         if self.record.variant == Variant::Unsupported {
             let mut record = self.take_record();
             record.ending = Ending::UnsupportedVariant;
@@ -331,6 +405,12 @@ impl Visitor for GameReplayer {
                 );
             }
         };
+        if self.record.plies >= self.limits.max_plies {
+            let limit = self.limits.max_plies;
+            return ControlFlow::Break(
+                self.fail(format_args!("game longer than {limit} plies (--max-plies)")),
+            );
+        }
         let irreversible = self.pos.is_irreversible(m);
         self.pos.play_unchecked(m);
         self.history.push(&self.pos, irreversible);

@@ -115,11 +115,64 @@ pub fn scan(paths: &[PathBuf]) -> Result<LazyFrame> {
     }
 }
 
+/// The columns every reader of a games table relies on.
+pub const REQUIRED_COLUMNS: [&str; 12] = [
+    "source",
+    "event",
+    "site",
+    "year",
+    "white_elo",
+    "black_elo",
+    "time_class",
+    "variant",
+    "result",
+    "ending",
+    "draw_type",
+    "moves",
+];
+
+/// Opens a games table lazily, after checking that it is a Parquet file
+/// written by `remis classify`: every error names the file.
 fn scan_one(path: &Path) -> Result<LazyFrame> {
+    let schema = std::fs::File::open(path)
+        .map_err(anyhow::Error::from)
+        .and_then(|f| Ok(ParquetReader::new(f).schema()?))
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "{}: not a games table written by `remis classify` (not a readable Parquet file: {e})",
+                path.display()
+            )
+        })?;
+    let missing: Vec<&str> = REQUIRED_COLUMNS
+        .into_iter()
+        .filter(|c| !schema.contains(c))
+        .collect();
+    if !missing.is_empty() {
+        bail!(
+            "{}: not a games table written by `remis classify`: columns missing: {}",
+            path.display(),
+            missing.join(", ")
+        );
+    }
     let name = path.to_string_lossy().into_owned();
     let scanned =
         LazyFrame::scan_parquet(PlRefPath::new(name.as_str()), ScanArgsParquet::default());
     anyhow::Context::with_context(scanned, || format!("reading {}", path.display()))
+}
+
+/// The values `--time-class` accepts: the classes read from `TimeControl`
+/// and the event kinds read from event names.
+pub fn time_class_names() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = crate::replay::TimeClass::ALL
+        .into_iter()
+        .map(crate::replay::TimeClass::as_str)
+        .collect();
+    for kind in crate::study::EventKind::ALL {
+        if !names.contains(&kind.as_str()) {
+            names.push(kind.as_str());
+        }
+    }
+    names
 }
 
 /// Why a row is left out of the rates, or "used".

@@ -16,6 +16,14 @@ pub enum EventKind {
 }
 
 impl EventKind {
+    pub const ALL: [EventKind; 5] = [
+        EventKind::Rapid,
+        EventKind::Blitz,
+        EventKind::Bullet,
+        EventKind::Blindfold,
+        EventKind::Simul,
+    ];
+
     pub const fn as_str(self) -> &'static str {
         match self {
             EventKind::Rapid => "rapid",

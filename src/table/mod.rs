@@ -6,7 +6,7 @@ use std::{fs::File, path::Path};
 use polars::polars_utils::compression::ZstdLevel;
 use polars::prelude::*;
 
-use crate::replay::{Field, GameRecord, TimeClass, Variant};
+use crate::replay::{Field, GameRecord, TimeClass};
 use crate::rules::{BoardFacts, DrawType, GameResult};
 use shakmaty::Color;
 
@@ -163,11 +163,8 @@ impl TableBuilder {
                 .and_then(TimeClass::from_time_control)
                 .map(TimeClass::as_str),
         );
-        self.variant.append_option(match g.variant {
-            Variant::Standard => Some("standard"),
-            Variant::Chess960 => Some("chess960"),
-            Variant::Unsupported => g.text.get(Field::Variant),
-        });
+        self.variant
+            .append_option(g.variant.name().or_else(|| g.text.get(Field::Variant)));
         self.result.append_option(g.result.map(GameResult::as_str));
         self.plies.append_value(g.plies);
         self.moves.append_value(g.plies.div_ceil(2));
@@ -263,51 +260,166 @@ impl TableBuilder {
     }
 }
 
-/// Writes game rows to a zstd-compressed Parquet file, a row group at a time.
+/// Why the table could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum SinkError {
+    #[error("{path}: cannot write the table here: {cause}")]
+    Create {
+        path: std::path::PathBuf,
+        cause: std::io::Error,
+    },
+    #[error("{path}: writing the table failed: {cause}")]
+    Io {
+        path: std::path::PathBuf,
+        cause: std::io::Error,
+    },
+    #[error("{path}: encoding the table failed: {cause}")]
+    Encode {
+        path: std::path::PathBuf,
+        cause: PolarsError,
+    },
+}
+
+/// A file that remembers the first error the operating system gave, so
+/// that a full disk is reported as such and not as whatever the Parquet
+/// encoder made of it.
+struct RecordingFile {
+    file: File,
+    error: std::sync::Arc<std::sync::Mutex<Option<std::io::Error>>>,
+}
+
+impl std::io::Write for RecordingFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.file.write(buf).inspect_err(|e| self.remember(e))
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush().inspect_err(|e| self.remember(e))
+    }
+}
+
+impl RecordingFile {
+    fn remember(&self, e: &std::io::Error) {
+        if let Ok(mut slot) = self.error.lock()
+            && slot.is_none()
+        {
+            *slot = Some(std::io::Error::new(e.kind(), e.to_string()));
+        }
+    }
+}
+
+/// Writes game rows to a zstd-compressed Parquet file, a row group at a
+/// time. The rows go to a hidden temporary file beside the table, which
+/// replaces the table only when the run has succeeded: an interrupted or
+/// failed run leaves the previous table as it was, and never a torn file
+/// under the table's name.
 pub struct ParquetSink {
-    writer: Option<polars::io::parquet::write::BatchedWriter<File>>,
+    writer: Option<polars::io::parquet::write::BatchedWriter<RecordingFile>>,
+    /// The temporary file, until it has been handed to the writer.
+    file: Option<RecordingFile>,
+    /// A second handle on the temporary file, for fsync.
+    sync: File,
+    error: std::sync::Arc<std::sync::Mutex<Option<std::io::Error>>>,
     path: std::path::PathBuf,
+    temp: std::path::PathBuf,
     pub rows_written: u64,
 }
 
 impl ParquetSink {
-    pub fn create(path: &Path) -> PolarsResult<ParquetSink> {
+    /// Creates the temporary file at once, so that an unwritable place is
+    /// reported before any work.
+    pub fn create(path: &Path) -> Result<ParquetSink, SinkError> {
+        let name = path
+            .file_name()
+            .map_or_else(|| "games.parquet".into(), |n| n.to_string_lossy());
+        let temp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+        let create_error = |cause| SinkError::Create {
+            path: path.to_path_buf(),
+            cause,
+        };
+        let file = File::create(&temp).map_err(create_error)?;
+        let sync = file.try_clone().map_err(create_error)?;
+        let error = std::sync::Arc::default();
         Ok(ParquetSink {
             writer: None,
+            file: Some(RecordingFile {
+                file,
+                error: std::sync::Arc::clone(&error),
+            }),
+            sync,
+            error,
             path: path.to_path_buf(),
+            temp,
             rows_written: 0,
         })
     }
 
-    pub fn write(&mut self, frame: &DataFrame) -> PolarsResult<()> {
-        if self.writer.is_none() {
-            let file = File::create(&self.path)?;
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The error to report for a failure of the encoder: the operating
+    /// system's, when it gave one.
+    fn failure(&self, encoder: PolarsError) -> SinkError {
+        let path = self.path.clone();
+        match self.error.lock().ok().and_then(|mut e| e.take()) {
+            Some(cause) => SinkError::Io { path, cause },
+            None => SinkError::Encode {
+                path,
+                cause: encoder,
+            },
+        }
+    }
+
+    pub fn write(&mut self, frame: &DataFrame) -> Result<(), SinkError> {
+        if self.writer.is_none()
+            && let Some(file) = self.file.take()
+        {
             let writer = ParquetWriter::new(file)
-                .with_compression(ParquetCompression::Zstd(Some(ZstdLevel::try_new(1)?)))
+                .with_compression(ParquetCompression::Zstd(Some(
+                    ZstdLevel::try_new(1).expect("zstd level 1 exists"),
+                )))
                 .with_statistics(StatisticsOptions::full())
                 // The replay workers keep every core busy; encoding columns
                 // on polars' own pool as well would only oversubscribe.
                 .set_parallel(false)
-                .batched(frame.schema())?;
+                .batched(frame.schema())
+                .map_err(|e| self.failure(e))?;
             self.writer = Some(writer);
         }
         if let Some(writer) = &mut self.writer {
-            writer.write_batch(frame)?;
+            writer.write_batch(frame).map_err(|e| self.failure(e))?;
         }
         self.rows_written += frame.height() as u64;
         Ok(())
     }
 
-    /// Writes the footer. An input without games still gets a valid, empty
-    /// table with the full schema.
-    pub fn finish(mut self) -> PolarsResult<()> {
+    /// Writes the footer, flushes the file to disk and moves it over the
+    /// table. An input without games still gets a valid, empty table with
+    /// the full schema.
+    pub fn finish(mut self) -> Result<(), SinkError> {
         if self.writer.is_none() {
-            let empty = TableBuilder::new(0).take_frame()?;
+            let empty = TableBuilder::new(0)
+                .take_frame()
+                .map_err(|e| self.failure(e))?;
             self.write(&empty)?;
         }
         if let Some(writer) = self.writer.take() {
-            writer.finish()?;
+            writer.finish().map_err(|e| self.failure(e))?;
         }
+        let io_error = |cause| SinkError::Io {
+            path: self.path.clone(),
+            cause,
+        };
+        self.sync.sync_all().map_err(io_error)?;
+        std::fs::rename(&self.temp, &self.path).map_err(io_error)?;
         Ok(())
+    }
+}
+
+impl Drop for ParquetSink {
+    fn drop(&mut self) {
+        // Still there only when the run failed: the table stays as it was.
+        let _ = std::fs::remove_file(&self.temp);
     }
 }

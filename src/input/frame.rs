@@ -1,0 +1,473 @@
+//! Finding the games in a PGN text, line by line.
+//!
+//! Games are framed before any movetext is lexed, so that damage inside one
+//! game (an unterminated `{` comment, variation or tag string) can never
+//! swallow the games after it. The rules, in the order they are tried on
+//! each line:
+//!
+//! - a well-formed tag pair line (`[Name "value"]`, possibly several on
+//!   one line, read as the lexer reads them) is a **tag line**. After
+//!   movetext it starts a new game. Within a tag section it starts a new
+//!   game when it repeats a tag name the section already has (a game with
+//!   tags but no movetext, followed by the next game's tags), and otherwise
+//!   continues the section (blank lines inside a tag section, as ChessBase
+//!   writes them, are allowed);
+//! - a line that starts with `[` and a letter but is not a well-formed tag
+//!   line stays in the tag section it is in (the lexer reports it), and is
+//!   movetext anywhere else;
+//! - a blank line or a `%` escape line changes nothing;
+//! - any other line is movetext. Before the first tag line of a stream it
+//!   starts a game without tags.
+//!
+//! Every byte is looked at a bounded number of times, so time is linear in
+//! the input whatever it holds; a game that outgrows a [`Limits`] cap is
+//! kept only up to its tags, and the rest of it is skipped without being
+//! stored.
+
+use std::collections::HashSet;
+
+use super::pgn::{TagPair, tag_pairs};
+
+/// Caps on what one game may hold. A game over a cap becomes a row with
+/// `ending = invalid` and an error naming the cap.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct Limits {
+    /// Bytes of one game, tags and movetext together.
+    pub max_game_bytes: usize,
+    /// Bytes of one game's tag section.
+    pub max_header_bytes: usize,
+    /// Bytes of one `{ comment }`.
+    pub max_comment_bytes: usize,
+    /// Plies of one game.
+    pub max_plies: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_game_bytes: 16 << 20,
+            max_header_bytes: 256 << 10,
+            max_comment_bytes: 1 << 20,
+            // The 75-move rule (9.6.2) ends every game within 17,697 plies.
+            max_plies: 20_000,
+        }
+    }
+}
+
+/// A tag line longer than this is not read as one (it may still be
+/// skipped as part of an over-long game).
+pub const MAX_TAG_LINE_BYTES: usize = 64 << 10;
+
+/// Which cap a game broke.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum Cap {
+    GameBytes(usize),
+    HeaderBytes(usize),
+}
+
+impl std::fmt::Display for Cap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Cap::GameBytes(n) => write!(
+                f,
+                "game longer than {} (--max-game-bytes); only its tags were read",
+                bytes(*n)
+            ),
+            Cap::HeaderBytes(n) => write!(
+                f,
+                "tag section longer than {} (--max-header-bytes); only its first tags were read",
+                bytes(*n)
+            ),
+        }
+    }
+}
+
+fn bytes(n: usize) -> String {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
+        format!("{} MiB", n >> 20)
+    } else if n >= 1 << 10 && n.is_multiple_of(1 << 10) {
+        format!("{} KiB", n >> 10)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+/// One game found in a chunk of text.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct GameSpan {
+    /// Byte range of the game in the chunk's data.
+    pub start: usize,
+    pub end: usize,
+    /// Line number (from 1) of the game's first line in its source.
+    pub line: u64,
+    /// The game has no tag section: text before the first tag line of a
+    /// source. It is only a game if its movetext reads as one.
+    pub headerless: bool,
+    /// The game broke a cap; the range holds only its kept tags.
+    pub cut: Option<Cap>,
+}
+
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+enum Section {
+    /// Nothing but blank lines yet.
+    Start,
+    Tags,
+    Movetext,
+}
+
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+enum LineKind {
+    Blank,
+    /// A tag line; its names are in `Framer::line_names`.
+    Tags,
+    /// A line that tries to be a tag line (`[` and a letter) but is not
+    /// well-formed: it stays within a tag section, and is movetext
+    /// elsewhere. The lexer names it.
+    BadTag,
+    Movetext,
+}
+
+/// Frames games incrementally: feed it text as it arrives, take finished
+/// games out whenever enough have gathered.
+pub struct Framer {
+    limits: Limits,
+    /// Finished games, then the kept part of the current game, then the
+    /// line being read.
+    buf: Vec<u8>,
+    spans: Vec<GameSpan>,
+    section: Section,
+    game_start: usize,
+    game_line: u64,
+    headerless: bool,
+    /// The current game broke a cap; its kept bytes end where its current
+    /// line starts, and its further lines are dropped once framed.
+    cut: Option<Cap>,
+    names: HashSet<u64>,
+    line_names: Vec<u64>,
+    pairs: Vec<TagPair>,
+    line_start: usize,
+    /// How far the search for the end of the current line has got.
+    scanned: usize,
+    /// Only the head of the current line is kept (a line of a cut game
+    /// longer than [`MAX_TAG_LINE_BYTES`]): it cannot be a tag line.
+    line_clipped: bool,
+    line_no: u64,
+}
+
+/// What feeding one stretch of text left to do.
+enum Step {
+    Done,
+    /// The game being read broke a cap: these bytes, after the line that
+    /// broke it, are still to be framed.
+    Spill(Vec<u8>),
+    /// A game that broke a cap has ended; framing goes on normally after
+    /// this many bytes of the stretch.
+    Resume(usize),
+}
+
+/// A tag section keeps at most this many distinct names for spotting a
+/// repeated tag; beyond it (only in a section already over its cap) a
+/// repeated tag may go unnoticed.
+const MAX_NAMES: usize = 1 << 16;
+
+impl Framer {
+    pub fn new(limits: Limits) -> Framer {
+        Framer {
+            limits,
+            buf: Vec::new(),
+            spans: Vec::new(),
+            section: Section::Start,
+            game_start: 0,
+            game_line: 1,
+            headerless: false,
+            cut: None,
+            names: HashSet::new(),
+            line_names: Vec::new(),
+            pairs: Vec::new(),
+            line_start: 0,
+            scanned: 0,
+            line_clipped: false,
+            line_no: 1,
+        }
+    }
+
+    /// Bytes of finished games ready to be taken.
+    pub fn ready_bytes(&self) -> usize {
+        self.spans.last().map_or(0, |s| s.end)
+    }
+
+    /// Adds text and frames every line it completes.
+    pub fn feed(&mut self, text: &[u8]) {
+        let mut spilled = Vec::new();
+        let mut from_spill = false;
+        let mut offset = 0;
+        loop {
+            let rest = if from_spill {
+                &spilled[offset..]
+            } else {
+                &text[offset..]
+            };
+            let step = if self.cut.is_some() {
+                self.feed_cut(rest)
+            } else {
+                self.feed_normal(rest)
+            };
+            match step {
+                Step::Done => return,
+                Step::Resume(n) => offset += n,
+                Step::Spill(bytes) => {
+                    spilled = bytes;
+                    from_spill = true;
+                    offset = 0;
+                }
+            }
+        }
+    }
+
+    /// Ends the text: the last line and the last game are finished.
+    pub fn finish(&mut self) {
+        if self.line_start < self.buf.len() {
+            self.line();
+            if self.cut.is_some() {
+                self.buf.truncate(self.line_start);
+            }
+        }
+        self.close_game(self.buf.len());
+        self.section = Section::Start;
+        self.line_start = self.buf.len();
+        self.scanned = self.buf.len();
+        self.game_start = self.buf.len();
+    }
+
+    /// Takes the finished games and their text; offsets start at 0.
+    pub fn take(&mut self) -> (Vec<u8>, Vec<GameSpan>) {
+        let ready = self.ready_bytes();
+        let rest = self.buf[ready..].to_vec();
+        let mut data = std::mem::replace(&mut self.buf, rest);
+        data.truncate(ready);
+        self.game_start -= ready;
+        self.line_start -= ready;
+        self.scanned -= ready;
+        (data, std::mem::take(&mut self.spans))
+    }
+
+    fn feed_normal(&mut self, text: &[u8]) -> Step {
+        self.buf.extend_from_slice(text);
+        while let Some(newline) = memchr::memchr(b'\n', &self.buf[self.scanned..]) {
+            let end = self.scanned + newline;
+            self.scanned = end;
+            self.line();
+            self.next_line(end + 1);
+            if let Some(cap) = self.broken_cap(self.line_start) {
+                let spill = self.buf.split_off(self.line_start);
+                self.cut_game(cap);
+                return Step::Spill(spill);
+            }
+        }
+        self.scanned = self.buf.len();
+        if let Some(cap) = self.broken_cap(self.buf.len()) {
+            self.cut_game(cap);
+            self.clip_line();
+        }
+        Step::Done
+    }
+
+    fn feed_cut(&mut self, text: &[u8]) -> Step {
+        let mut pos = 0;
+        while let Some(newline) = memchr::memchr(b'\n', &text[pos..]) {
+            self.keep_line_head(&text[pos..pos + newline]);
+            self.scanned = self.buf.len();
+            let started = self.line();
+            pos += newline + 1;
+            if started {
+                self.buf.push(b'\n');
+                let end = self.buf.len();
+                self.next_line(end);
+                return Step::Resume(pos);
+            }
+            self.buf.truncate(self.line_start);
+            self.scanned = self.line_start;
+            self.line_no += 1;
+            self.line_clipped = false;
+        }
+        self.keep_line_head(&text[pos..]);
+        self.scanned = self.buf.len();
+        Step::Done
+    }
+
+    fn next_line(&mut self, start: usize) {
+        self.line_start = start;
+        self.scanned = start;
+        self.line_no += 1;
+        self.line_clipped = false;
+    }
+
+    /// Adds text to the line being read in a cut game, keeping its head.
+    fn keep_line_head(&mut self, text: &[u8]) {
+        let room = (self.line_start + MAX_TAG_LINE_BYTES).saturating_sub(self.buf.len());
+        if text.len() > room {
+            self.line_clipped = true;
+        }
+        self.buf.extend_from_slice(&text[..text.len().min(room)]);
+    }
+
+    fn clip_line(&mut self) {
+        let limit = self.line_start + MAX_TAG_LINE_BYTES;
+        if self.buf.len() > limit {
+            self.buf.truncate(limit);
+            self.line_clipped = true;
+        }
+        self.scanned = self.buf.len();
+    }
+
+    /// Classifies the line `buf[line_start..scanned]` and moves the state
+    /// on. Returns whether the line started a new game.
+    fn line(&mut self) -> bool {
+        let kind = if self.line_clipped {
+            LineKind::Movetext
+        } else {
+            self.classify(self.line_start, self.scanned)
+        };
+        match (kind, self.section) {
+            (LineKind::Blank, Section::Start) => {
+                // Leading blank lines belong to no game.
+                self.game_start = self.scanned + 1;
+                self.game_line = self.line_no + 1;
+                false
+            }
+            (LineKind::Blank, _) => false,
+            (LineKind::Tags, Section::Start | Section::Movetext) => {
+                self.start_game(Section::Tags);
+                true
+            }
+            (LineKind::Tags, Section::Tags) => {
+                if self.line_names.iter().any(|n| self.names.contains(n)) {
+                    self.start_game(Section::Tags);
+                    true
+                } else {
+                    if self.names.len() < MAX_NAMES {
+                        self.names.extend(self.line_names.iter().copied());
+                    }
+                    false
+                }
+            }
+            (LineKind::BadTag, Section::Tags) => false,
+            (LineKind::Movetext | LineKind::BadTag, Section::Start) => {
+                self.section = Section::Movetext;
+                self.headerless = true;
+                false
+            }
+            (LineKind::Movetext | LineKind::BadTag, _) => {
+                self.section = Section::Movetext;
+                false
+            }
+        }
+    }
+
+    /// Starts a new game at the current line: the game before it ends here.
+    fn start_game(&mut self, section: Section) {
+        self.close_game(self.line_start);
+        self.game_start = self.line_start;
+        self.game_line = self.line_no;
+        self.section = section;
+        self.headerless = false;
+        self.names.clear();
+        self.names.extend(self.line_names.iter().copied());
+    }
+
+    /// Records the current game as ending at `end`, if there is one.
+    fn close_game(&mut self, end: usize) {
+        if self.section == Section::Start {
+            return;
+        }
+        self.spans.push(GameSpan {
+            start: self.game_start,
+            end,
+            line: self.game_line,
+            headerless: self.headerless,
+            cut: self.cut.take(),
+        });
+    }
+
+    /// The cap the current game breaks when it holds the bytes up to `end`.
+    /// The header cap counts complete lines only: a line still being read
+    /// may turn out to be movetext.
+    fn broken_cap(&self, end: usize) -> Option<Cap> {
+        if self.section == Section::Start {
+            return None;
+        }
+        let header = self.line_start.min(end).saturating_sub(self.game_start);
+        if self.section == Section::Tags && header > self.limits.max_header_bytes {
+            Some(Cap::HeaderBytes(self.limits.max_header_bytes))
+        } else if end.saturating_sub(self.game_start) > self.limits.max_game_bytes {
+            Some(Cap::GameBytes(self.limits.max_game_bytes))
+        } else {
+            None
+        }
+    }
+
+    /// Keeps the current game's complete tag lines within the header cap,
+    /// drops the rest of what it holds but the line being read, and skips
+    /// the game's further lines until the next game starts.
+    fn cut_game(&mut self, cap: Cap) {
+        let kept = self.kept_tags_end();
+        self.buf.drain(kept..self.line_start);
+        self.scanned -= self.line_start - kept;
+        self.line_start = kept;
+        self.cut = Some(cap);
+    }
+
+    /// The end of the current game's leading tag lines, within the header
+    /// cap and before the line being read.
+    fn kept_tags_end(&self) -> usize {
+        let limit = (self.game_start + self.limits.max_header_bytes).min(self.line_start);
+        let mut end = self.game_start;
+        for line in self.buf[self.game_start..limit].split_inclusive(|&b| b == b'\n') {
+            let body = trim_line(line);
+            let tag_like = body.is_empty() || body[0] == b'[' || body[0] == b'%';
+            if !tag_like || !line.ends_with(b"\n") {
+                break;
+            }
+            end += line.len();
+        }
+        end
+    }
+
+    fn classify(&mut self, start: usize, end: usize) -> LineKind {
+        let line = trim_line(&self.buf[start..end]);
+        match line.first() {
+            None | Some(b'%') => LineKind::Blank,
+            Some(b'[')
+                if line.len() <= MAX_TAG_LINE_BYTES
+                    && tag_names(line, &mut self.pairs, &mut self.line_names) =>
+            {
+                LineKind::Tags
+            }
+            Some(b'[') if line.get(1).is_some_and(u8::is_ascii_alphabetic) => LineKind::BadTag,
+            Some(_) => LineKind::Movetext,
+        }
+    }
+}
+
+/// A line without surrounding whitespace and without a byte-order mark.
+fn trim_line(line: &[u8]) -> &[u8] {
+    let line = line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(line);
+    line.trim_ascii()
+}
+
+/// The hashed names of the tags on a line, if it is a well-formed tag line
+/// (by the same rules the lexer reads tags with).
+fn tag_names(line: &[u8], pairs: &mut Vec<TagPair>, names: &mut Vec<u64>) -> bool {
+    names.clear();
+    if !tag_pairs(line, pairs) {
+        return false;
+    }
+    names.extend(pairs.iter().map(|(name, _)| fnv1a(&line[name.clone()])));
+    true
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
