@@ -11,7 +11,7 @@ SAMPLE_OUT = reports/sample
 
 TEST_OUT = target/test-report
 
-.PHONY: all build release setup run test lint validate bench published-figures sample clean
+.PHONY: all build release setup run test lint validate bench bench-hostile fuzz published-figures sample clean
 
 all: build
 
@@ -51,6 +51,15 @@ validate: release setup
 # Speed and memory against the bare replay loop, pgn-extract and python-chess.
 bench: setup
 	VENV=$(VENV) scripts/bench.sh
+
+# Time and memory on hostile inputs at 1x, 2x and 4x their size.
+bench-hostile: release
+	$(PYTHON) scripts/hostile_bench.py
+
+# A long run of the reader's property tests (make test runs 1,000 cases).
+FUZZ_CASES ?= 200000
+fuzz:
+	PROPTEST_CASES=$(FUZZ_CASES) $(CARGO) test --release --test reader_properties
 
 # The TWIC 1999-2002 draw-rate figure: make published-figures TWIC="folder or files".
 TWIC ?= $(SHARED)/twic

@@ -20,7 +20,7 @@ use rayon::prelude::*;
 use crate::{
     input::{self, Input, InputProblem, Limits},
     replay::{Field, GameRecord, GameReplayer, NotPgn},
-    rules::{Ending, GameResult},
+    rules::{Ending, GameResult, SearchOptions},
     study::dedup::{self, Deduplicator},
     table::{ParquetSink, ROW_GROUP_ROWS, TableBuilder},
 };
@@ -35,6 +35,8 @@ pub struct Options {
     pub dedup: bool,
     /// Caps on one game.
     pub limits: Limits,
+    /// How much the dead-position and mating-chance search does.
+    pub search: SearchOptions,
 }
 
 impl Default for Options {
@@ -44,6 +46,7 @@ impl Default for Options {
             chunk_bytes: 1 << 20,
             dedup: false,
             limits: Limits::default(),
+            search: SearchOptions::default(),
         }
     }
 }
@@ -128,7 +131,7 @@ pub fn classify(
             .spawn_scoped(scope, move || {
                 pool.install(|| {
                     chunk_rx.into_iter().par_bridge().for_each_init(
-                        || GameReplayer::with_limits(options.limits),
+                        || GameReplayer::with_options(options.limits, options.search),
                         |replayer, chunk| {
                             let _ = done_tx.send(replay_chunk(replayer, chunk));
                         },

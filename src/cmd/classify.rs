@@ -9,7 +9,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use remis::{
     input::{self, Limits},
     pipeline,
-    rules::Ending,
+    rules::{Ending, SearchOptions},
 };
 
 /// Exit status of a run that completed but met damaged input.
@@ -49,6 +49,15 @@ pub struct Args {
     /// Most plies replayed in one game.
     #[arg(long, default_value_t = Limits::default().max_plies)]
     max_plies: u32,
+    /// Node budget of the deepest phase of the dead-position search; a
+    /// search that runs out says "unknown", never "dead".
+    #[arg(long, default_value_t = SearchOptions::default().deep_nodes)]
+    search_nodes: u64,
+    /// Search every final position and every flag fall for dead positions
+    /// and mating chances, not only those the filter picks (slower; for
+    /// audits of the filter).
+    #[arg(long)]
+    search_everywhere: bool,
     /// Bytes of PGN per work unit.
     #[arg(long, default_value_t = 1 << 20, hide = true)]
     chunk_bytes: usize,
@@ -99,6 +108,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
             max_header_bytes: args.max_header_bytes,
             max_comment_bytes: args.max_comment_bytes,
             max_plies: args.max_plies,
+        },
+        search: SearchOptions {
+            deep_nodes: args.search_nodes,
+            everywhere: args.search_everywhere,
         },
     };
     let started = std::time::Instant::now();

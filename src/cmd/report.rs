@@ -31,6 +31,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let patterns = args.filters.event_patterns()?;
     let aggregate = report::aggregate(&args.tables, &filters, &patterns)?;
     let scoring = scoring::scoring_study(aggregate.prepared.clone())?;
+    let audit = report::audit::audit(aggregate.prepared.clone())?;
     let study = match &args.events {
         None => None,
         Some(path) => {
@@ -56,6 +57,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             generated_by: concat!("remis ", env!("CARGO_PKG_VERSION")),
             rule_study: study.as_ref(),
             scoring: Some(&scoring),
+            audit: Some(&audit),
         },
         &aggregate.stats,
         &filters.bands,

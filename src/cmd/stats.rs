@@ -24,8 +24,14 @@ pub struct Args {
     /// Group by band only (all years together).
     #[arg(long)]
     by_band: bool,
+    /// How to print: an aligned table, CSV or JSON.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
+    /// Print the results the Laws contradict (wins on time by a side that
+    /// could not mate, wins after a drawn ending, draws on a mate, moves
+    /// after a dead position) instead of the draw table.
+    #[arg(long)]
+    audit: bool,
     #[command(flatten)]
     filters: FilterArgs,
 }
@@ -68,6 +74,11 @@ fn rows(stats: &DrawStats, scheme: &BandScheme, by_band: bool) -> Vec<Row> {
 pub fn run(args: Args) -> Result<ExitCode> {
     let filters = args.filters.filters()?;
     let aggregate = report::aggregate(&args.tables, &filters, &args.filters.event_patterns()?)?;
+    if args.audit {
+        let audit = report::audit::audit(aggregate.prepared.clone())?;
+        print_audit(&audit, args.format)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let rows = rows(&aggregate.stats, &filters.bands, args.by_band);
     let mut out = std::io::stdout().lock();
     if aggregate.stats.games == 0 {
@@ -188,4 +199,64 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn print_audit(audit: &report::audit::Audit, format: Format) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    let past_dead = "moves_after_dead_position";
+    match format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut out, audit)?;
+            writeln!(out)?;
+        }
+        Format::Csv => {
+            writeln!(out, "contradiction,games")?;
+            for (mismatch, finding) in &audit.mismatches {
+                writeln!(out, "{},{}", mismatch.as_str(), finding.games)?;
+            }
+            writeln!(out, "{past_dead},{}", audit.past_dead_position.games)?;
+        }
+        Format::Table => {
+            writeln!(
+                out,
+                "Results the Laws contradict, of {} games used:",
+                audit.games
+            )?;
+            let findings =
+                audit
+                    .mismatches
+                    .iter()
+                    .map(|(m, f)| (m.label(), f))
+                    .chain(std::iter::once((
+                        "Moves played after a dead position (5.2.2)",
+                        &audit.past_dead_position,
+                    )));
+            for (label, finding) in findings {
+                writeln!(out, "{:>9}  {label}", finding.games)?;
+                for e in &finding.examples {
+                    let text = |v: &Option<String>| v.clone().unwrap_or_else(|| "?".into());
+                    let place = e
+                        .site
+                        .clone()
+                        .filter(|s| s.starts_with("http"))
+                        .unwrap_or_else(|| format!("{} game {}", e.source, e.game_no));
+                    writeln!(
+                        out,
+                        "           {} – {}, {} {} ({})  {place}",
+                        text(&e.white),
+                        text(&e.black),
+                        text(&e.event),
+                        text(&e.date),
+                        text(&e.result)
+                    )?;
+                }
+            }
+            writeln!(
+                out,
+                "dead final positions {} ({} by search only), dead before the last move {}, searches that gave up {}",
+                audit.dead_final, audit.dead_by_search, audit.dead_mid_game, audit.search_unknown
+            )?;
+        }
+    }
+    Ok(())
 }

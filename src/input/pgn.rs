@@ -74,6 +74,7 @@ fn is_token_end(byte: u8) -> bool {
             | b'\r'
             | 0x0b
             | 0x0c
+            | 0x00
             | b'{'
             | b'}'
             | b'('
@@ -237,7 +238,8 @@ impl<'a> Game<'a> {
             }
             let line_start = std::mem::take(&mut at_line_start);
             match byte {
-                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => self.pos += 1,
+                // NUL bytes are padding some tools leave behind.
+                b' ' | b'\t' | b'\r' | 0x0b | 0x0c | 0x00 => self.pos += 1,
                 b'%' if line_start => self.skip_line(),
                 b';' => self.skip_line(),
                 b'{' => {

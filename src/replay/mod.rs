@@ -21,7 +21,10 @@ use crate::input::{
     Chunk, GameSpan, Limits,
     pgn::{self, SyntaxError},
 };
-use crate::rules::{self, BoardFacts, Ending, GameResult, PositionHistory, Termination};
+use crate::rules::{
+    self, BoardFacts, Deadness, Ending, Event, Facts, GameResult, Mate, Mismatch, PositionHistory,
+    SearchOptions, Termination,
+};
 
 /// The rules a game is played under, from its `Variant` tag.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
@@ -75,14 +78,25 @@ pub struct GameRecord {
     pub result: Option<GameResult>,
     pub variant: Variant,
     pub plies: u32,
+    /// How the game ended under the Laws.
     pub ending: Ending,
-    pub result_mismatch: bool,
+    /// Why the recorded result contradicts the Laws, if it does.
+    pub mismatch: Option<Mismatch>,
+    /// The result the Laws give (the recorded one unless it contradicts
+    /// them); `None` when unfinished or not replayed.
+    pub law_result: Option<GameResult>,
     /// The final position's facts; `None` when the game was not replayed to
     /// its end (invalid, unsupported variant).
     pub board: Option<BoardFacts>,
-    /// The first ply after which the game was drawn automatically (fivefold
-    /// repetition or 75-move rule, 9.6), and which rule drew it.
-    pub automatic_draw: Option<(u32, Ending)>,
+    /// The first event that ended the game by itself (mate, stalemate, dead
+    /// position, fivefold repetition, 75 moves) and the ply after which it
+    /// happened; 0 is the start position.
+    pub first_event: Option<(u32, Event)>,
+    /// Is the final position dead (5.2.2)? `None` when not replayed or
+    /// when it is mate or stalemate.
+    pub dead: Option<Deadness>,
+    /// After a flag fall: could the flagged player's opponent mate (6.9)?
+    pub flag_opponent: Option<Mate>,
     /// A hash of the moves played (and of the start position when set up),
     /// for finding the same game twice.
     pub movetext_hash: u64,
@@ -98,9 +112,12 @@ impl GameRecord {
             variant: Variant::Standard,
             plies: 0,
             ending: Ending::Invalid,
-            result_mismatch: false,
+            mismatch: None,
+            law_result: None,
             board: None,
-            automatic_draw: None,
+            first_event: None,
+            dead: None,
+            flag_opponent: None,
             movetext_hash: FNV_OFFSET,
         }
     }
@@ -114,6 +131,11 @@ impl GameRecord {
 
     pub fn error(&self) -> Option<&str> {
         self.text.get(Field::Error)
+    }
+
+    /// The recorded result contradicts the Laws.
+    pub fn result_mismatch(&self) -> bool {
+        self.mismatch.is_some()
     }
 }
 
@@ -176,11 +198,18 @@ fn move_code(m: shakmaty::Move) -> u64 {
 /// from game to game.
 pub struct GameReplayer {
     limits: Limits,
+    search: SearchOptions,
     /// The game being read broke a framing cap: only its tags are read.
     cut: Option<crate::input::Cap>,
     record: GameRecord,
+    /// The start position and the moves played from it, to go back to
+    /// any ply of the game.
+    start: Chess,
+    moves: Vec<shakmaty::Move>,
     pos: Chess,
     history: PositionHistory,
+    /// The first fivefold repetition or 75-move draw (9.6), and its ply.
+    automatic: Option<(u32, Event)>,
     movetext_result: Option<GameResult>,
 }
 
@@ -203,8 +232,16 @@ impl GameReplayer {
     }
 
     pub fn with_limits(limits: Limits) -> GameReplayer {
+        GameReplayer::with_options(limits, SearchOptions::default())
+    }
+
+    pub fn with_options(limits: Limits, search: SearchOptions) -> GameReplayer {
         GameReplayer {
             limits,
+            search,
+            start: Chess::default(),
+            moves: Vec::with_capacity(256),
+            automatic: None,
             cut: None,
             record: GameRecord::new(),
             pos: Chess::default(),
@@ -307,6 +344,11 @@ impl GameReplayer {
             }
         };
         self.history.reset(&self.pos);
+        self.start = self.pos.clone();
+        self.moves.clear();
+        // A set-up position may already be past 75 moves (9.6.2).
+        self.automatic = (self.pos.halfmoves() >= 150 && !self.pos.is_checkmate())
+            .then_some((0, Event::SeventyFiveMoves));
         if self.record.text.get(Field::StartFen).is_some() {
             let start = rules::position_hash(&self.pos);
             self.record.movetext_hash = mix(self.record.movetext_hash, start);
@@ -320,25 +362,97 @@ impl GameReplayer {
             record.result = self.movetext_result;
         }
         let board = BoardFacts::of(&self.pos, &mut self.history);
-        let termination = Termination::parse(record.text.get(Field::Termination));
-        let before_the_end = record
-            .automatic_draw
-            .filter(|&(ply, _)| ply < record.plies)
-            .map(|(_, rule)| rule);
+        let mut first = self.automatic;
+        let final_event = if board.checkmate {
+            Some(Event::Checkmate)
+        } else if board.stalemate {
+            Some(Event::Stalemate)
+        } else {
+            None
+        };
+        first = Event::first(first, final_event.map(|e| (record.plies, e)));
+        if final_event.is_none() {
+            let dead = rules::deadness(&self.pos, usize::from(board.legal_moves), &self.search);
+            if dead.is_dead() {
+                first = Event::first(first, Some(self.first_dead_ply(record.plies)));
+            }
+            record.dead = Some(dead);
+        }
+        let termination = Termination::parse(
+            record.text.get(Field::Termination),
+            record.text.get(Field::White),
+            record.text.get(Field::Black),
+        );
+        let result = record.result.unwrap_or(GameResult::Unknown);
+        // 6.9: whose mating chances a flag fall asks about.
+        let flag_opponent = match (termination, result, first) {
+            (Termination::TimeForfeit | Termination::TimeoutVsInsufficientMaterial, _, None) => {
+                match result {
+                    GameResult::Win(winner) => Some(winner),
+                    GameResult::Draw => Some(!self.pos.turn()),
+                    GameResult::Unknown => None,
+                }
+            }
+            _ => None,
+        }
+        .map(|color| {
+            rules::can_mate_after_flag(
+                &self.pos,
+                color,
+                usize::from(board.legal_moves),
+                &self.search,
+            )
+        });
         let verdict = rules::classify(
-            record.result.unwrap_or(GameResult::Unknown),
+            result,
             termination,
-            &board,
-            before_the_end,
+            &Facts {
+                board: &board,
+                first_event: first,
+                flag_opponent,
+            },
         );
         record.ending = verdict.ending;
-        record.result_mismatch = verdict.result_mismatch;
+        record.mismatch = verdict.mismatch;
+        record.law_result = verdict.law_result;
+        record.first_event = first;
+        record.flag_opponent = flag_opponent;
         record.board = Some(board);
         record.text.set_display(
             Field::FinalFen,
             Fen::from_position(&self.pos, EnPassantMode::Legal),
         );
         record
+    }
+
+    /// The first ply whose position is dead, the final one being dead.
+    /// Deadness never ends once reached (every position after a dead one is
+    /// dead), so a binary search over the plies finds it.
+    fn first_dead_ply(&self, plies: u32) -> (u32, Event) {
+        let at = |ply: u32| {
+            let mut pos = self.start.clone();
+            for &m in &self.moves[..ply as usize] {
+                pos.play_unchecked(m);
+            }
+            rules::deadness(&pos, pos.legal_moves().len(), &self.search)
+        };
+        let kind = |d: Deadness| match d {
+            Deadness::InsufficientMaterial => Event::InsufficientMaterial,
+            _ => Event::DeadPosition,
+        };
+        let (mut lo, mut hi) = (0, plies);
+        let mut dead_at_hi = at(hi);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let d = at(mid);
+            if d.is_dead() {
+                hi = mid;
+                dead_at_hi = d;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        (hi, kind(dead_at_hi))
     }
 }
 
@@ -413,6 +527,7 @@ impl Visitor for GameReplayer {
         }
         let irreversible = self.pos.is_irreversible(m);
         self.pos.play_unchecked(m);
+        self.moves.push(m);
         self.history.push(&self.pos, irreversible);
         let record = &mut self.record;
         record.plies += 1;
@@ -420,16 +535,16 @@ impl Visitor for GameReplayer {
         // 9.6: a fivefold repetition or 75 moves end the game at once, even
         // when nobody noticed and play went on; a mate on that move wins
         // (9.6.2). Fivefold needs at least 16 reversible plies.
-        if record.automatic_draw.is_none() {
+        if self.automatic.is_none() {
             let rule = if self.history.reversible_plies() >= 16 && self.history.current_count() >= 5
             {
-                Some(Ending::FivefoldRepetition)
+                Some(Event::FivefoldRepetition)
             } else if self.pos.halfmoves() >= 150 && !self.pos.is_checkmate() {
-                Some(Ending::SeventyFiveMoves)
+                Some(Event::SeventyFiveMoves)
             } else {
                 None
             };
-            record.automatic_draw = rule.map(|rule| (record.plies, rule));
+            self.automatic = rule.map(|rule| (record.plies, rule));
         }
         ControlFlow::Continue(())
     }

@@ -24,6 +24,7 @@ pub fn draw_type_color(kind: DrawType) -> RGBColor {
         DrawType::SeventyFiveMoves => RGBColor(0x59, 0xa1, 0x4f),
         DrawType::Stalemate => RGBColor(0xed, 0xc9, 0x48),
         DrawType::InsufficientMaterial => RGBColor(0xb0, 0x7a, 0xa1),
+        DrawType::DeadPosition => RGBColor(0x6b, 0x4c, 0x8a),
         DrawType::TimeoutVsInsufficientMaterial => RGBColor(0xff, 0x9d, 0xa7),
         DrawType::Other => RGBColor(0x9c, 0x75, 0x5f),
     }

@@ -35,6 +35,8 @@ pub struct PageInfo<'a> {
     pub rule_study: Option<&'a super::rule_study::RuleStudy>,
     /// Alternative scoring systems.
     pub scoring: Option<&'a super::scoring::ScoringStudy>,
+    /// Results the Laws contradict.
+    pub audit: Option<&'a super::audit::Audit>,
 }
 
 fn pct(p: Option<f64>) -> String {
@@ -82,6 +84,9 @@ td.small { color: #9aa5b1; background: #f8f8f8 !important; font-style: italic; }
 .wide { overflow-x: auto; }
 ul.inputs { columns: 2; font-size: 0.85rem; color: var(--muted); }
 footer { margin-top: 48px; color: var(--muted); font-size: 0.85rem; }
+.muted { color: var(--muted); }
+ul.examples { font-size: 0.9rem; }
+ul.examples code { font-size: 0.8rem; color: var(--muted); }
 @media print {
   body { max-width: none; padding: 0; font-size: 10pt; }
   h2 { break-after: avoid; }
@@ -221,6 +226,11 @@ pub fn render(
     // 9. Scoring systems.
     if let Some(study) = info.scoring {
         scoring_section(&mut h, study);
+    }
+
+    // 10. Results the Laws contradict.
+    if let Some(audit) = info.audit {
+        audit_section(&mut h, audit);
     }
 
     let _ = write!(
@@ -533,4 +543,89 @@ fn scoring_section(h: &mut String, study: &super::scoring::ScoringStudy) {
         }
     }
     h.push_str("</ul>\n</section>\n");
+}
+
+/// One example game: players, event, date, result and a link to the game
+/// where the `Site` tag is one.
+fn example_item(example: &super::audit::Example) -> String {
+    let text = |v: &Option<String>| escape(v.as_deref().unwrap_or("?"));
+    let game = format!(
+        "{} – {}, {} {} ({})",
+        text(&example.white),
+        text(&example.black),
+        text(&example.event),
+        text(&example.date),
+        text(&example.result)
+    );
+    let link = match example.site.as_deref() {
+        Some(site) if site.starts_with("https://") || site.starts_with("http://") => {
+            format!(" <a href=\"{}\">{}</a>", escape(site), escape(site))
+        }
+        _ => format!(
+            " <span class=\"muted\">{} game {}</span>",
+            escape(&example.source),
+            example.game_no
+        ),
+    };
+    let fen = example
+        .final_fen
+        .as_deref()
+        .map(|f| format!(" <code>{}</code>", escape(f)))
+        .unwrap_or_default();
+    format!("<li>{game}{link}{fen}</li>")
+}
+
+fn audit_section(h: &mut String, audit: &super::audit::Audit) {
+    let _ = write!(
+        h,
+        "<section id=\"audit\">\n<h2>Results the Laws contradict</h2>\n<p class=\"caption\">Of the {} games used, \
+         the recorded results the replay shows to be wrong under the FIDE Laws: a game ends at the first checkmate, \
+         stalemate, dead position, fivefold repetition or 75-move draw (5.1.1, 5.2, 9.6), and a flag fall loses only \
+         when the opponent could still mate by some series of legal moves (6.9, decided by search). Lichess, for one, \
+         awards wins on time without that test.</p>\n\
+         <table><tr><th class=\"l\">Contradiction</th><th>Games</th></tr>",
+        thousands(audit.games)
+    );
+    for (mismatch, finding) in &audit.mismatches {
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td></tr>",
+            escape(mismatch.label()),
+            thousands(finding.games)
+        );
+    }
+    let _ = write!(
+        h,
+        "<tr><td class=\"l\">Moves played after a dead position (5.2.2)</td><td>{}</td></tr></table>\n\
+         <p>Dead final positions: {} ({} found only by search); dead before the last move: {}. \
+         Searches that gave up (nothing concluded): {}.</p>\n",
+        thousands(audit.past_dead_position.games),
+        thousands(audit.dead_final),
+        thousands(audit.dead_by_search),
+        thousands(audit.dead_mid_game),
+        thousands(audit.search_unknown)
+    );
+    let findings = audit
+        .mismatches
+        .iter()
+        .map(|(m, f)| (m.label(), f))
+        .chain(std::iter::once((
+            "Moves played after a dead position (5.2.2)",
+            &audit.past_dead_position,
+        )));
+    for (label, finding) in findings {
+        if finding.examples.is_empty() {
+            continue;
+        }
+        let _ = write!(
+            h,
+            "<details><summary>{} — examples</summary><ul class=\"examples\">",
+            escape(label)
+        );
+        for example in &finding.examples {
+            h.push_str(&example_item(example));
+        }
+        h.push_str("</ul></details>\n");
+    }
+    h.push_str("</section>\n");
 }

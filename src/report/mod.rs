@@ -1,6 +1,7 @@
 //! The report stage: aggregation queries (polars lazy), statistics, charts
 //! (plotters SVG) and the HTML page.
 
+pub mod audit;
 pub mod charts;
 pub mod html;
 pub mod query;

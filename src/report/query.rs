@@ -149,7 +149,7 @@ fn scan_one(path: &Path) -> Result<LazyFrame> {
         .collect();
     if !missing.is_empty() {
         bail!(
-            "{}: not a games table written by `remis classify`: columns missing: {}",
+            "{}: not a games table written by this version of `remis classify` (classify again): columns missing: {}",
             path.display(),
             missing.join(", ")
         );

@@ -7,6 +7,7 @@ pub enum Ending {
     TimeForfeit,
     Stalemate,
     InsufficientMaterial,
+    DeadPosition,
     FivefoldRepetition,
     SeventyFiveMoves,
     ThreefoldRepetition,
@@ -22,12 +23,13 @@ pub enum Ending {
 }
 
 impl Ending {
-    pub const ALL: [Ending; 17] = [
+    pub const ALL: [Ending; 18] = [
         Ending::Checkmate,
         Ending::Resignation,
         Ending::TimeForfeit,
         Ending::Stalemate,
         Ending::InsufficientMaterial,
+        Ending::DeadPosition,
         Ending::FivefoldRepetition,
         Ending::SeventyFiveMoves,
         Ending::ThreefoldRepetition,
@@ -49,6 +51,7 @@ impl Ending {
             Ending::TimeForfeit => "time_forfeit",
             Ending::Stalemate => "stalemate",
             Ending::InsufficientMaterial => "insufficient_material",
+            Ending::DeadPosition => "dead_position",
             Ending::FivefoldRepetition => "fivefold_repetition",
             Ending::SeventyFiveMoves => "seventy_five_moves",
             Ending::ThreefoldRepetition => "threefold_repetition",
@@ -87,12 +90,13 @@ pub enum DrawType {
     SeventyFiveMoves,
     Stalemate,
     InsufficientMaterial,
+    DeadPosition,
     TimeoutVsInsufficientMaterial,
     Other,
 }
 
 impl DrawType {
-    pub const ALL: [DrawType; 9] = [
+    pub const ALL: [DrawType; 10] = [
         DrawType::Agreed,
         DrawType::ThreefoldRepetition,
         DrawType::FivefoldRepetition,
@@ -100,6 +104,7 @@ impl DrawType {
         DrawType::SeventyFiveMoves,
         DrawType::Stalemate,
         DrawType::InsufficientMaterial,
+        DrawType::DeadPosition,
         DrawType::TimeoutVsInsufficientMaterial,
         DrawType::Other,
     ];
@@ -113,6 +118,7 @@ impl DrawType {
             Ending::SeventyFiveMoves => DrawType::SeventyFiveMoves,
             Ending::Stalemate => DrawType::Stalemate,
             Ending::InsufficientMaterial => DrawType::InsufficientMaterial,
+            Ending::DeadPosition => DrawType::DeadPosition,
             Ending::TimeoutVsInsufficientMaterial => DrawType::TimeoutVsInsufficientMaterial,
             _ => DrawType::Other,
         }
@@ -129,6 +135,7 @@ impl DrawType {
             DrawType::SeventyFiveMoves => "seventy_five_moves",
             DrawType::Stalemate => "stalemate",
             DrawType::InsufficientMaterial => "insufficient_material",
+            DrawType::DeadPosition => "dead_position",
             DrawType::TimeoutVsInsufficientMaterial => "timeout_vs_insufficient_material",
             DrawType::Other => "other",
         }
@@ -144,6 +151,7 @@ impl DrawType {
             DrawType::SeventyFiveMoves => "75-move rule",
             DrawType::Stalemate => "Stalemate",
             DrawType::InsufficientMaterial => "Insufficient material",
+            DrawType::DeadPosition => "Dead position (by search)",
             DrawType::TimeoutVsInsufficientMaterial => "Timeout vs insufficient material",
             DrawType::Other => "Other (abandoned, adjudicated)",
         }

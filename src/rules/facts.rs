@@ -14,11 +14,11 @@ pub struct BoardFacts {
     pub checkmate: bool,
     pub stalemate: bool,
     /// Neither side has mating material (shakmaty's static test): K v K,
-    /// K+minor v K, bishops all on one colour. A dead position in the sense
-    /// of 5.2.2 that needs search (blocked pawns) is not detected.
+    /// K+minor v K, bishops all on one colour. Dead positions that only a
+    /// search finds are in [`super::Deadness`].
     pub insufficient_material: bool,
-    pub white_cannot_mate: bool,
-    pub black_cannot_mate: bool,
+    /// Legal moves of the side to move: few of them make a forced line.
+    pub legal_moves: u16,
     pub halfmove_clock: u32,
     /// How often the final position has occurred, this time included.
     pub repetitions: u32,
@@ -72,8 +72,7 @@ impl BoardFacts {
             checkmate,
             stalemate,
             insufficient_material: pos.is_insufficient_material(),
-            white_cannot_mate: pos.has_insufficient_material(Color::White),
-            black_cannot_mate: pos.has_insufficient_material(Color::Black),
+            legal_moves: moves.len().min(usize::from(u16::MAX)) as u16,
             halfmove_clock,
             repetitions,
             fivefold: repetitions >= 5,
@@ -91,14 +90,5 @@ impl BoardFacts {
     /// The game was over on the board, drawn, whatever was recorded.
     pub fn drawn_on_board(&self) -> bool {
         self.stalemate || self.insufficient_material || self.fivefold || self.seventy_five_moves
-    }
-
-    /// `color` cannot checkmate by any sequence of legal moves (6.9),
-    /// as far as the static material test can tell.
-    pub fn cannot_mate(&self, color: Color) -> bool {
-        match color {
-            Color::White => self.white_cannot_mate,
-            Color::Black => self.black_cannot_mate,
-        }
     }
 }

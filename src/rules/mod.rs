@@ -3,13 +3,18 @@
 //! Everything here takes a shakmaty position and the position history of a
 //! game and answers a question the FIDE Laws (2018 text) ask. The order in
 //! which [`classify`] consults the rules is documented in `docs/rules.md`.
+//! Dead positions and mating chances are found by search ([`dead`]).
 
+mod dead;
 mod ending;
 mod facts;
 mod history;
 mod plus_remise;
 mod record;
 
+pub use dead::{
+    Deadness, Mate, SearchOptions, can_mate, can_mate_after_flag, deadness, worth_searching,
+};
 pub use ending::{DrawType, Ending};
 pub use facts::BoardFacts;
 pub use history::{PositionHistory, position_hash};
@@ -18,56 +23,175 @@ pub use record::{GameResult, Termination, TerminationDraw};
 
 use shakmaty::Color;
 
+/// An event that ends a game by itself, whatever is played afterwards
+/// (5.1.1, 5.2.1, 5.2.2, 9.6): the first one decides.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd)]
+pub enum Event {
+    // Ordered by precedence when two happen at the same ply: a mate on the
+    // move that completes 75 moves wins (9.6.2).
+    Checkmate,
+    Stalemate,
+    InsufficientMaterial,
+    DeadPosition,
+    FivefoldRepetition,
+    SeventyFiveMoves,
+}
+
+impl Event {
+    /// The `first_event` column value: the name of its ending.
+    pub const fn as_str(self) -> &'static str {
+        self.ending().as_str()
+    }
+
+    pub const fn ending(self) -> Ending {
+        match self {
+            Event::Checkmate => Ending::Checkmate,
+            Event::Stalemate => Ending::Stalemate,
+            Event::InsufficientMaterial => Ending::InsufficientMaterial,
+            Event::DeadPosition => Ending::DeadPosition,
+            Event::FivefoldRepetition => Ending::FivefoldRepetition,
+            Event::SeventyFiveMoves => Ending::SeventyFiveMoves,
+        }
+    }
+
+    /// The first of two events: the earlier ply, then precedence.
+    pub fn first(a: Option<(u32, Event)>, b: Option<(u32, Event)>) -> Option<(u32, Event)> {
+        match (a, b) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            (x, None) => x,
+            (None, y) => y,
+        }
+    }
+}
+
+/// Why a recorded result contradicts the Laws.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash, Ord, PartialOrd)]
+pub enum Mismatch {
+    /// A win recorded after the game had ended in a draw (stalemate, dead
+    /// position, fivefold repetition, 75 moves).
+    WinAfterDraw,
+    /// The recorded winner is the one checkmated.
+    WinnerMated,
+    /// A draw recorded on a checkmate.
+    DrawOnMate,
+    /// A win on time by a side that could not mate (6.9).
+    WinOnTimeWithoutMate,
+    /// A draw on time although the opponent of the flagged player could
+    /// mate (6.9).
+    DrawOnTimeWithMate,
+}
+
+impl Mismatch {
+    pub const ALL: [Mismatch; 5] = [
+        Mismatch::WinAfterDraw,
+        Mismatch::WinnerMated,
+        Mismatch::DrawOnMate,
+        Mismatch::WinOnTimeWithoutMate,
+        Mismatch::DrawOnTimeWithMate,
+    ];
+
+    /// The `mismatch_reason` column value.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Mismatch::WinAfterDraw => "win_after_draw",
+            Mismatch::WinnerMated => "winner_mated",
+            Mismatch::DrawOnMate => "draw_on_mate",
+            Mismatch::WinOnTimeWithoutMate => "win_on_time_without_mate",
+            Mismatch::DrawOnTimeWithMate => "draw_on_time_with_mate",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Mismatch> {
+        Mismatch::ALL.into_iter().find(|m| m.as_str() == name)
+    }
+
+    /// A heading for reports.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Mismatch::WinAfterDraw => "Win recorded after the game had ended in a draw",
+            Mismatch::WinnerMated => "Win recorded for the side that was checkmated",
+            Mismatch::DrawOnMate => "Draw recorded on a checkmate",
+            Mismatch::WinOnTimeWithoutMate => "Win on time by a side that could not mate (6.9)",
+            Mismatch::DrawOnTimeWithMate => "Draw on time although the opponent could mate (6.9)",
+        }
+    }
+}
+
 /// What remis decided about one replayed game.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub struct Verdict {
+    /// How the game ended under the Laws.
     pub ending: Ending,
-    /// The result tag disagrees with the board: a draw recorded on a mate, a
-    /// win recorded in a dead or stalemated position, or a time forfeit won by
-    /// a side that could not mate (art. 6.9).
-    pub result_mismatch: bool,
+    /// Why the recorded result contradicts the Laws, if it does.
+    pub mismatch: Option<Mismatch>,
+    /// The result the Laws give: the recorded one unless it contradicts
+    /// them. `None` for unfinished games.
+    pub law_result: Option<GameResult>,
+}
+
+/// Everything the decision looks at, besides the record.
+#[derive(Copy, Clone, Debug)]
+pub struct Facts<'a> {
+    pub board: &'a BoardFacts,
+    /// The first event that ended the game by itself, and its ply.
+    pub first_event: Option<(u32, Event)>,
+    /// After a flag fall: could the flagged player's opponent still mate
+    /// (6.9)? `None` when the game did not end on time.
+    pub flag_opponent: Option<Mate>,
 }
 
 /// Decides how a replayed game ended, in the precedence of `docs/rules.md`:
-/// the board first (it ends the game by itself), then what the record says,
-/// then claims the player to move could make, then agreement.
-///
-/// `automatic_draw_before` is a fivefold repetition or 75-move draw (9.6)
-/// that happened before the final position while play went on: by the Laws
-/// the game ended there.
-pub fn classify(
-    result: GameResult,
-    termination: Termination,
-    board: &BoardFacts,
-    automatic_draw_before: Option<Ending>,
-) -> Verdict {
-    match result {
-        GameResult::Unknown => Verdict {
+/// the first event that ended the game by itself, then what the record
+/// says, then claims the player to move could make, then agreement.
+pub fn classify(result: GameResult, termination: Termination, facts: &Facts<'_>) -> Verdict {
+    let verdict = |ending, mismatch: Option<Mismatch>, law_result| Verdict {
+        ending,
+        mismatch,
+        law_result: Some(if mismatch.is_some() {
+            law_result
+        } else {
+            result
+        }),
+    };
+    let mated_side = facts.board.side_to_move;
+    match (result, facts.first_event) {
+        (GameResult::Unknown, _) => Verdict {
             ending: Ending::Unfinished,
-            result_mismatch: false,
+            mismatch: None,
+            law_result: None,
         },
-        GameResult::Win(winner) => {
-            let mut verdict = classify_decisive(winner, termination, board);
-            verdict.result_mismatch |= automatic_draw_before.is_some();
-            verdict
+        (GameResult::Win(winner), Some((_, Event::Checkmate))) => {
+            let mismatch = (winner == mated_side).then_some(Mismatch::WinnerMated);
+            verdict(Ending::Checkmate, mismatch, GameResult::Win(!mated_side))
         }
-        GameResult::Draw => classify_draw(termination, board, automatic_draw_before),
+        (GameResult::Draw, Some((_, Event::Checkmate))) => verdict(
+            Ending::Checkmate,
+            Some(Mismatch::DrawOnMate),
+            GameResult::Win(!mated_side),
+        ),
+        (GameResult::Win(_), Some((_, event))) => verdict(
+            event.ending(),
+            Some(Mismatch::WinAfterDraw),
+            GameResult::Draw,
+        ),
+        (GameResult::Draw, Some((_, event))) => verdict(event.ending(), None, GameResult::Draw),
+        (GameResult::Win(winner), None) => classify_decisive(winner, termination, facts),
+        (GameResult::Draw, None) => classify_draw(termination, facts),
     }
 }
 
-fn classify_decisive(winner: Color, termination: Termination, board: &BoardFacts) -> Verdict {
-    if board.checkmate && board.side_to_move == !winner {
-        return Verdict {
-            ending: Ending::Checkmate,
-            result_mismatch: false,
-        };
-    }
-    // A game already over by rule cannot be won afterwards (5.1.1, 5.2, 9.6).
-    let mut result_mismatch = board.checkmate || board.drawn_on_board();
+fn classify_decisive(winner: Color, termination: Termination, facts: &Facts<'_>) -> Verdict {
+    let result = Some(GameResult::Win(winner));
     let ending = match termination {
-        Termination::TimeForfeit => {
-            // 6.9: a flag loses only if the opponent could still mate.
-            result_mismatch |= board.cannot_mate(winner);
+        Termination::TimeForfeit | Termination::TimeoutVsInsufficientMaterial => {
+            // 6.9: a flag fall loses only if the opponent could still mate.
+            if facts.flag_opponent == Some(Mate::Impossible) {
+                return Verdict {
+                    ending: Ending::TimeoutVsInsufficientMaterial,
+                    mismatch: Some(Mismatch::WinOnTimeWithoutMate),
+                    law_result: Some(GameResult::Draw),
+                };
+            }
             Ending::TimeForfeit
         }
         Termination::Abandoned => Ending::Abandoned,
@@ -77,47 +201,31 @@ fn classify_decisive(winner: Color, termination: Termination, board: &BoardFacts
     };
     Verdict {
         ending,
-        result_mismatch,
+        mismatch: None,
+        law_result: result,
     }
 }
 
-fn classify_draw(
-    termination: Termination,
-    board: &BoardFacts,
-    automatic_draw_before: Option<Ending>,
-) -> Verdict {
-    let result_mismatch = board.checkmate;
+fn classify_draw(termination: Termination, facts: &Facts<'_>) -> Verdict {
+    let board = facts.board;
     let verdict = |ending| Verdict {
         ending,
-        result_mismatch,
+        mismatch: None,
+        law_result: Some(GameResult::Draw),
     };
-    // 1. The board ended the game by itself.
-    if !board.checkmate {
-        if board.stalemate {
-            return verdict(Ending::Stalemate);
-        }
-        if board.insufficient_material {
-            return verdict(Ending::InsufficientMaterial);
-        }
-        if board.fivefold {
-            return verdict(Ending::FivefoldRepetition);
-        }
-        if board.seventy_five_moves {
-            return verdict(Ending::SeventyFiveMoves);
-        }
-    }
-    if let Some(ending) = automatic_draw_before {
-        return verdict(ending);
-    }
-    // 2. The record says how the draw happened.
+    // 1. The record says how the draw happened.
     match termination {
         Termination::TimeForfeit | Termination::TimeoutVsInsufficientMaterial => {
-            return Verdict {
-                ending: Ending::TimeoutVsInsufficientMaterial,
-                // 6.9: the flag of the player to move fell; the game is drawn
-                // only if the opponent could not mate by any legal moves.
-                result_mismatch: result_mismatch || !board.cannot_mate(!board.side_to_move),
-            };
+            // 6.9: the flag of the player to move fell; the game is drawn
+            // only if the opponent could not mate by any legal moves.
+            if facts.flag_opponent == Some(Mate::Possible) {
+                return Verdict {
+                    ending: Ending::TimeoutVsInsufficientMaterial,
+                    mismatch: Some(Mismatch::DrawOnTimeWithMate),
+                    law_result: Some(GameResult::Win(!board.side_to_move)),
+                };
+            }
+            return verdict(Ending::TimeoutVsInsufficientMaterial);
         }
         Termination::DrawnBy(kind) => return verdict(kind.ending()),
         Termination::Abandoned => return verdict(Ending::Abandoned),
@@ -125,13 +233,13 @@ fn classify_draw(
         Termination::Adjudication => return verdict(Ending::Adjudication),
         Termination::Normal | Termination::Unterminated => {}
     }
-    // 3. A claim the player to move could make (9.2, 9.3).
+    // 2. A claim the player to move could make (9.2, 9.3).
     if board.threefold_claimable {
         return verdict(Ending::ThreefoldRepetition);
     }
     if board.fifty_claimable {
         return verdict(Ending::FiftyMoves);
     }
-    // 4. Anything else was agreed (9.1).
+    // 3. Anything else was agreed (9.1).
     verdict(Ending::Agreed)
 }

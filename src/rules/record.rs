@@ -75,25 +75,95 @@ pub enum Termination {
 }
 
 impl Termination {
-    pub fn parse(tag: Option<&str>) -> Termination {
-        let Some(tag) = tag else {
+    /// Reads a Termination tag by its structure. chess.com writes
+    /// "<player> won by resignation", "<player> won on time",
+    /// "<player> won - game abandoned" and "Game drawn by <reason>": the
+    /// reason is read
+    /// only from the words after the player's name (matched against the
+    /// White and Black tags), so a name such as "timeout_king" or
+    /// "DrawByRepetition" is never taken for a reason. Other tags (lichess
+    /// `Time forfeit`, cutechess `adjudication`, …) are read whole.
+    pub fn parse(tag: Option<&str>, white: Option<&str>, black: Option<&str>) -> Termination {
+        let Some(tag) = tag.map(str::trim) else {
             return Termination::Normal;
         };
-        let t = tag.to_ascii_lowercase();
-        let has = |s: &str| t.contains(s);
-        if has("vs insufficient material") || has("versus insufficient material") {
+        if let Some(reason) = strip_prefix_ignore_case(tag, "game drawn by ") {
+            return Termination::drawn_by(&reason.to_ascii_lowercase());
+        }
+        let player_won = [white, black]
+            .into_iter()
+            .flatten()
+            .map(str::trim)
+            .filter(|name| !name.is_empty())
+            .find_map(|name| {
+                tag.strip_prefix(name)
+                    .and_then(|rest| strip_prefix_ignore_case(rest, " won"))
+            })
+            // Without matching player tags, the last " won " is the verb.
+            .or_else(|| {
+                let lower = tag.to_ascii_lowercase();
+                lower.rfind(" won ").map(|i| &tag[i + " won".len()..])
+            });
+        if let Some(reason) = player_won {
+            return Termination::won_by(&reason.trim().to_ascii_lowercase());
+        }
+        Termination::whole(&tag.to_ascii_lowercase())
+    }
+
+    /// The reason of a chess.com "Game drawn by …" tag.
+    fn drawn_by(reason: &str) -> Termination {
+        let has = |s: &str| reason.contains(s);
+        if has("insufficient material") && (has("timeout") || has("time")) {
             Termination::TimeoutVsInsufficientMaterial
-        } else if has("drawn by repetition") || has("by repetition") {
+        } else if has("repetition") {
             Termination::DrawnBy(TerminationDraw::Repetition)
         } else if has("50-move") || has("50 move") || has("fifty") {
             Termination::DrawnBy(TerminationDraw::FiftyMoves)
-        } else if has("by agreement") || has("mutual agreement") {
+        } else if has("agreement") {
             Termination::DrawnBy(TerminationDraw::Agreement)
-        } else if has("drawn by stalemate") {
+        } else if has("stalemate") {
             Termination::DrawnBy(TerminationDraw::Stalemate)
-        } else if has("drawn by insufficient material") {
+        } else if has("insufficient material") {
             Termination::DrawnBy(TerminationDraw::InsufficientMaterial)
-        } else if has("time forfeit") || has("on time") || has("timeout") || t == "time" {
+        } else if has("timeout") || has("time") {
+            Termination::TimeForfeit
+        } else if has("abandon") {
+            Termination::Abandoned
+        } else {
+            Termination::Normal
+        }
+    }
+
+    /// The reason of a chess.com "<player> won …" tag.
+    fn won_by(reason: &str) -> Termination {
+        if reason.starts_with("on time") || reason.contains("timeout") {
+            Termination::TimeForfeit
+        } else if reason.contains("abandon") {
+            Termination::Abandoned
+        } else if reason.contains("adjudicat") {
+            Termination::Adjudication
+        } else {
+            // "by resignation", "by checkmate", anything else.
+            Termination::Normal
+        }
+    }
+
+    /// A tag that is only a reason: lichess, cutechess, PGN standard words.
+    fn whole(t: &str) -> Termination {
+        let has = |s: &str| t.contains(s);
+        if has("vs insufficient material") || has("versus insufficient material") {
+            Termination::TimeoutVsInsufficientMaterial
+        } else if has("repetition") {
+            Termination::DrawnBy(TerminationDraw::Repetition)
+        } else if has("50-move") || has("50 move") || has("fifty") {
+            Termination::DrawnBy(TerminationDraw::FiftyMoves)
+        } else if has("agreement") {
+            Termination::DrawnBy(TerminationDraw::Agreement)
+        } else if has("stalemate") {
+            Termination::DrawnBy(TerminationDraw::Stalemate)
+        } else if has("insufficient material") {
+            Termination::DrawnBy(TerminationDraw::InsufficientMaterial)
+        } else if has("time forfeit") || has("timeout") || has("on time") || t == "time" {
             Termination::TimeForfeit
         } else if has("abandon") {
             Termination::Abandoned
@@ -109,38 +179,88 @@ impl Termination {
     }
 }
 
+fn strip_prefix_ignore_case<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = text.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| &text[prefix.len()..])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
+    fn player_names_are_never_read_as_reasons() {
+        use Termination::*;
+        let parse = |tag, white, black| Termination::parse(Some(tag), Some(white), Some(black));
+        assert_eq!(
+            parse(
+                "timeout_king won by resignation",
+                "timeout_king",
+                "DrawByRepetition"
+            ),
+            Normal
+        );
+        assert_eq!(
+            parse(
+                "DrawByRepetition won on time",
+                "timeout_king",
+                "DrawByRepetition"
+            ),
+            TimeForfeit
+        );
+        assert_eq!(
+            parse("OnTime won - game abandoned", "OnTime", "x"),
+            Abandoned
+        );
+        assert_eq!(
+            parse("Game drawn by agreement", "timeout_king", "time"),
+            DrawnBy(TerminationDraw::Agreement)
+        );
+        // Without player tags, the last " won " is the verb.
+        assert_eq!(
+            Termination::parse(Some("I won on time won by checkmate"), None, None),
+            Normal
+        );
+    }
+
+    impl Termination {
+        fn parse2(tag: Option<&str>) -> Termination {
+            Termination::parse(tag, None, None)
+        }
+    }
+
+    #[test]
     fn termination_wordings() {
         use Termination::*;
-        assert_eq!(Termination::parse(Some("Time forfeit")), TimeForfeit);
-        assert_eq!(Termination::parse(Some("Carlsen won on time")), TimeForfeit);
+        assert_eq!(Termination::parse2(Some("Time forfeit")), TimeForfeit);
         assert_eq!(
-            Termination::parse(Some("Game drawn by timeout vs insufficient material")),
+            Termination::parse2(Some("Carlsen won on time")),
+            TimeForfeit
+        );
+        assert_eq!(
+            Termination::parse2(Some("Game drawn by timeout vs insufficient material")),
             TimeoutVsInsufficientMaterial
         );
         assert_eq!(
-            Termination::parse(Some("Game drawn by repetition")),
+            Termination::parse2(Some("Game drawn by repetition")),
             DrawnBy(TerminationDraw::Repetition)
         );
         assert_eq!(
-            Termination::parse(Some("Game drawn by 50-move rule")),
+            Termination::parse2(Some("Game drawn by 50-move rule")),
             DrawnBy(TerminationDraw::FiftyMoves)
         );
-        assert_eq!(Termination::parse(Some("Abandoned")), Abandoned);
+        assert_eq!(Termination::parse2(Some("Abandoned")), Abandoned);
         assert_eq!(
-            Termination::parse(Some("Rules infraction")),
+            Termination::parse2(Some("Rules infraction")),
             RulesInfraction
         );
         assert_eq!(
-            Termination::parse(Some("White wins by adjudication")),
+            Termination::parse2(Some("White wins by adjudication")),
             Adjudication
         );
-        assert_eq!(Termination::parse(Some("Normal")), Normal);
-        assert_eq!(Termination::parse(None), Normal);
+        assert_eq!(Termination::parse2(Some("Normal")), Normal);
+        assert_eq!(Termination::parse2(None), Normal);
     }
 
     #[test]

@@ -41,6 +41,11 @@ pub struct TableBuilder {
     plus_remise_white_points: PrimitiveChunkedBuilder<UInt8Type>,
     plus_remise_black_points: PrimitiveChunkedBuilder<UInt8Type>,
     automatic_draw_ply: PrimitiveChunkedBuilder<UInt32Type>,
+    first_event: StringChunkedBuilder,
+    final_position_deadness: StringChunkedBuilder,
+    flag_opponent_can_mate: StringChunkedBuilder,
+    mismatch_reason: StringChunkedBuilder,
+    law_result: StringChunkedBuilder,
     movetext_hash: PrimitiveChunkedBuilder<UInt64Type>,
     start_fen: StringChunkedBuilder,
     dedup_key: PrimitiveChunkedBuilder<UInt64Type>,
@@ -122,6 +127,11 @@ impl TableBuilder {
                 capacity,
             ),
             automatic_draw_ply: PrimitiveChunkedBuilder::new("automatic_draw_ply".into(), capacity),
+            first_event: s("first_event"),
+            final_position_deadness: s("final_position_deadness"),
+            flag_opponent_can_mate: s("flag_opponent_can_mate"),
+            mismatch_reason: s("mismatch_reason"),
+            law_result: s("law_result"),
             movetext_hash: PrimitiveChunkedBuilder::new("movetext_hash".into(), capacity),
             start_fen: s("start_fen"),
             dedup_key: PrimitiveChunkedBuilder::new("dedup_key".into(), capacity),
@@ -182,7 +192,7 @@ impl TableBuilder {
         for ((_, flag), column) in &mut self.flags {
             column.append_option(g.board.as_ref().map(*flag));
         }
-        self.result_mismatch.append_value(g.result_mismatch);
+        self.result_mismatch.append_value(g.result_mismatch());
         self.white_material
             .append_option(g.board.map(|b| b.white_material));
         self.black_material
@@ -200,7 +210,17 @@ impl TableBuilder {
         self.plus_remise_black_points
             .append_option(plus.map(|p| points(p.black_points)));
         self.automatic_draw_ply
-            .append_option(g.automatic_draw.map(|(ply, _)| ply));
+            .append_option(g.first_event.map(|(ply, _)| ply));
+        self.first_event
+            .append_option(g.first_event.map(|(_, event)| event.as_str()));
+        self.final_position_deadness
+            .append_option(g.dead.map(|d| d.as_str()));
+        self.flag_opponent_can_mate
+            .append_option(g.flag_opponent.map(|m| m.as_str()));
+        self.mismatch_reason
+            .append_option(g.mismatch.map(|m| m.as_str()));
+        self.law_result
+            .append_option(g.law_result.map(GameResult::as_str));
         self.movetext_hash.append_value(g.movetext_hash);
         self.start_fen.append_option(g.text.get(Field::StartFen));
         self.dedup_key.append_option(dedup.map(|d| d.0));
@@ -249,6 +269,11 @@ impl TableBuilder {
         columns.push(full.plus_remise_white_points.finish().into_column());
         columns.push(full.plus_remise_black_points.finish().into_column());
         columns.push(full.automatic_draw_ply.finish().into_column());
+        columns.push(full.first_event.finish().into_column());
+        columns.push(full.final_position_deadness.finish().into_column());
+        columns.push(full.flag_opponent_can_mate.finish().into_column());
+        columns.push(full.mismatch_reason.finish().into_column());
+        columns.push(full.law_result.finish().into_column());
         columns.push(full.movetext_hash.finish().into_column());
         columns.push(full.start_fen.finish().into_column());
         columns.push(full.dedup_key.finish().into_column());
