@@ -8,10 +8,11 @@ REMIS_DEBUG = target/debug/remis
 REMIS_RELEASE = target/release/remis
 SHARED ?= ../shared/data
 SAMPLE_OUT = reports/sample
+SAMPLE_GAMES = 3,820
 
 TEST_OUT = target/test-report
 
-.PHONY: all build release setup run test lint validate bench bench-hostile fuzz published-figures sample clean
+.PHONY: all build release setup run test lint validate bench bench-hostile fuzz published-figures sample test-data clean
 
 all: build
 
@@ -21,24 +22,33 @@ build:
 release:
 	$(CARGO) build --release
 
-# The main job on the embedded sample: classify, then report.
+# The main job on the embedded sample: real lichess games (CC0) in data/.
 run: build
-	$(REMIS_DEBUG) classify --dedup data tests/fixtures --out $(SAMPLE_OUT)
-	$(REMIS_DEBUG) report $(SAMPLE_OUT) --dedup --events data/events.toml --out $(SAMPLE_OUT)/report.html --title "remis sample report"
-	$(REMIS_DEBUG) stats $(SAMPLE_OUT) --by-band --dedup
-	@echo "table: $(SAMPLE_OUT)/games.parquet  report: $(SAMPLE_OUT)/report.html"
+	$(REMIS_DEBUG) classify data --out $(SAMPLE_OUT)
+	$(REMIS_DEBUG) report $(SAMPLE_OUT) --out $(SAMPLE_OUT)/report.html \
+		--title "remis sample report: $(SAMPLE_GAMES) lichess games, 2018-2025"
+	$(REMIS_DEBUG) stats $(SAMPLE_OUT) --by-band
+	@echo
+	@echo "table:  $(SAMPLE_OUT)/games.parquet"
+	@echo "report: $(SAMPLE_OUT)/report.html  (open it in a browser: xdg-open $(SAMPLE_OUT)/report.html)"
 
 # System packages and the Python environment the tests need.
 setup:
 	VENV=$(VENV) scripts/setup.sh
 
+# Every test that needs only this repository (and, through setup, Debian's
+# chromium and a Python venv): Rust tests, the browser test of the sample
+# report and of a report on generated games, and the notebooks.
 test: build setup
 	$(CARGO) test --all-targets
-	$(REMIS_DEBUG) classify --dedup data tests/fixtures --out $(TEST_OUT)
-	$(REMIS_DEBUG) report $(TEST_OUT) --dedup --events data/events.toml --out $(TEST_OUT)/report.html
-	REMIS_REPORT=$(TEST_OUT)/report.html REMIS_SCREENSHOT=$(TEST_OUT)/report.png \
-		$(VENV)/bin/python -m pytest -q tests/browser
-	$(VENV)/bin/python notebooks/run_notebooks.py $(TEST_OUT)/games.parquet
+	$(REMIS_DEBUG) classify data --out $(TEST_OUT)/sample
+	$(REMIS_DEBUG) report $(TEST_OUT)/sample --out $(TEST_OUT)/sample/report.html
+	$(REMIS_DEBUG) classify tests/data/synthetic-3000.pgn.zst --out $(TEST_OUT)/synthetic
+	$(REMIS_DEBUG) report $(TEST_OUT)/synthetic --events tests/data/events-synthetic.toml \
+		--out $(TEST_OUT)/synthetic/report.html
+	REMIS_REPORT=$(TEST_OUT)/sample/report.html REMIS_SYNTHETIC_REPORT=$(TEST_OUT)/synthetic/report.html \
+		REMIS_SCREENSHOT=$(TEST_OUT)/report.png $(VENV)/bin/python -m pytest -q tests/browser
+	$(VENV)/bin/python notebooks/run_notebooks.py $(TEST_OUT)/sample/games.parquet
 
 lint:
 	$(CARGO) fmt --all -- --check
@@ -66,8 +76,13 @@ TWIC ?= $(SHARED)/twic
 published-figures: release setup
 	$(VENV)/bin/python scripts/published_figures.py $(TWIC)
 
-sample: build
-	$(REMIS_DEBUG) generate --games 3000 --seed 1 --out data/sample/generated-3000.pgn.zst
+# Rebuild data/lichess-sample.pgn.zst from ../shared/data/lichess.
+sample:
+	$(PYTHON) scripts/make_sample.py $(SHARED)
+
+# Rebuild the generated games the tests use.
+test-data: build
+	$(REMIS_DEBUG) generate --games 3000 --seed 1 --out tests/data/synthetic-3000.pgn.zst
 
 clean:
 	$(CARGO) clean

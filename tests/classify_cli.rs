@@ -26,9 +26,10 @@ fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
 }
 
-/// The sample games as plain PGN bytes.
+/// The test's generated games (`remis generate --games 3000 --seed 1`) as
+/// plain PGN bytes.
 fn sample_pgn() -> Vec<u8> {
-    let file = File::open(repo("data/sample/generated-3000.pgn.zst")).unwrap();
+    let file = File::open(repo("tests/data/synthetic-3000.pgn.zst")).unwrap();
     zstd::stream::decode_all(file).unwrap()
 }
 
@@ -299,7 +300,7 @@ fn truncated_archives_keep_every_game_before_the_damage() {
 fn a_missing_input_fails_before_any_work() {
     let dir = scratch("missing");
     let output = remis()
-        .args(["classify", "data/sample", "no/such/file.pgn", "--out"])
+        .args(["classify", "data", "no/such/file.pgn", "--out"])
         .arg(dir.join("out"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
@@ -464,13 +465,17 @@ fn dedup_marks_later_copies_and_report_needs_the_marks() {
 #[test]
 fn sofia_study_compares_rule_events_with_controls() {
     let dir = scratch("sofia");
-    std::fs::write(dir.join("games.pgn"), sample_pgn()).unwrap();
+    // Two of the generated events play the rule event and the control.
+    let pgn = String::from_utf8(sample_pgn())
+        .unwrap()
+        .replace("Synthetic Open", "Rule Masters")
+        .replace("Synthetic Round Robin", "Control Round Robin");
+    std::fs::write(dir.join("games.pgn"), pgn).unwrap();
     let (_, table) = classify(&[dir.join("games.pgn").to_str().unwrap()], &dir.join("out"));
-    // The generator's event names carry the year ("M-Tel Masters 2007").
     std::fs::write(
         dir.join("events.toml"),
-        "[[event]]\nseries = 'M-Tel'\nevent = 'm-tel'\nyears = [1995, 2012]\nno_draw_offers = true\n\n\
-         [[event]]\nseries = 'Corus'\nevent = 'corus a'\nyears = [1995, 2012]\ncontrol = true\n",
+        "[[event]]\nseries = 'Rule'\nevent = 'rule masters'\nyears = [1995, 2012]\nno_draw_offers = true\n\n\
+         [[event]]\nseries = 'Control'\nevent = 'control round robin'\nyears = [1995, 2012]\ncontrol = true\n",
     )
     .unwrap();
     let output = remis()
@@ -497,8 +502,8 @@ fn sofia_study_compares_rule_events_with_controls() {
         let line = text.lines().find(|l| l.starts_with(label)).unwrap();
         line.split_whitespace().nth(1).unwrap().parse().unwrap()
     };
-    assert_eq!(games_of("Rule "), count("M-Tel Masters"), "{text}");
-    assert_eq!(games_of("Control "), count("Corus A"), "{text}");
+    assert_eq!(games_of("Rule "), count("Rule Masters"), "{text}");
+    assert_eq!(games_of("Control "), count("Control Round Robin"), "{text}");
     assert!(
         text.contains("no series in the data changed its rules"),
         "{text}"

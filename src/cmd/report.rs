@@ -35,7 +35,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let study = match &args.events {
         None => None,
         Some(path) => {
-            let catalogue = super::sofia::catalogue(path)?;
+            let catalogue = super::sofia::catalogue(Some(path))?;
             Some(rule_study::rule_study(
                 aggregate.prepared.clone(),
                 &catalogue,
@@ -58,6 +58,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             rule_study: study.as_ref(),
             scoring: Some(&scoring),
             audit: Some(&audit),
+            synthetic: aggregate.synthetic,
         },
         &aggregate.stats,
         &filters.bands,

@@ -14,14 +14,19 @@ pub struct Args {
     /// Output folders of `remis classify` or `games.parquet` files.
     #[arg(required = true)]
     tables: Vec<PathBuf>,
-    /// Events and their rules (TOML).
-    #[arg(long, default_value = "data/events.toml")]
-    events: PathBuf,
+    /// Events and their rules (TOML, like data/events.toml); default: the
+    /// catalogue built into remis.
+    #[arg(long)]
+    events: Option<PathBuf>,
     #[command(flatten)]
     filters: FilterArgs,
 }
 
-pub fn catalogue(path: &PathBuf) -> Result<EventCatalogue> {
+/// The catalogue in `path`, or the one built into remis.
+pub fn catalogue(path: Option<&PathBuf>) -> Result<EventCatalogue> {
+    let Some(path) = path else {
+        return Ok(EventCatalogue::built_in());
+    };
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     EventCatalogue::from_toml(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
@@ -39,7 +44,7 @@ pub fn cell(p: Proportion) -> String {
 pub fn run(args: Args) -> Result<ExitCode> {
     let filters = args.filters.filters()?;
     let patterns = args.filters.event_patterns()?;
-    let catalogue = catalogue(&args.events)?;
+    let catalogue = catalogue(args.events.as_ref())?;
     let tables = query::table_paths(&args.tables)?;
     let prepared = query::prepare(query::scan(&tables)?, &filters, &patterns)?;
     if filters.dedup {

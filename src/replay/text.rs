@@ -21,6 +21,8 @@ pub enum Field {
     StartFen,
     UtcDate,
     EventDate,
+    /// The `Synthetic` tag of generated games.
+    Synthetic,
     FinalFen,
     Error,
 }
@@ -48,6 +50,7 @@ impl Field {
             b"FEN" => Field::StartFen,
             b"UTCDate" => Field::UtcDate,
             b"EventDate" => Field::EventDate,
+            b"Synthetic" => Field::Synthetic,
             _ => return None,
         })
     }

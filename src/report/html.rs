@@ -37,6 +37,9 @@ pub struct PageInfo<'a> {
     pub scoring: Option<&'a super::scoring::ScoringStudy>,
     /// Results the Laws contradict.
     pub audit: Option<&'a super::audit::Audit>,
+    /// Rows of generated games: shown as a banner, because their figures
+    /// are not about chess anyone played.
+    pub synthetic: u64,
 }
 
 fn pct(p: Option<f64>) -> String {
@@ -85,6 +88,7 @@ td.small { color: #9aa5b1; background: #f8f8f8 !important; font-style: italic; }
 ul.inputs { columns: 2; font-size: 0.85rem; color: var(--muted); }
 footer { margin-top: 48px; color: var(--muted); font-size: 0.85rem; }
 .muted { color: var(--muted); }
+.banner { background: #fff3cd; border: 2px solid #c9a227; padding: 12px 16px; margin: 16px 0; font-size: 1.05rem; }
 ul.examples { font-size: 0.9rem; }
 ul.examples code { font-size: 0.8rem; color: var(--muted); }
 @media print {
@@ -112,6 +116,16 @@ pub fn render(
          <p class=\"lead\">How games were drawn: draw rates by rating band and year, the rules that drew them, and how long drawn games lasted.</p>\n</header>\n",
         title = escape(info.title)
     );
+
+    if info.synthetic > 0 {
+        let _ = write!(
+            h,
+            "<div class=\"banner\" id=\"synthetic\" role=\"alert\"><strong>Generated games.</strong> \
+             {} rows of these tables were made by <code>remis generate</code>: random legal moves between invented players. \
+             The figures below show the tool at work; they say nothing about chess.</div>\n",
+            thousands(info.synthetic)
+        );
+    }
 
     // 1. Headline.
     let _ = write!(

@@ -22,6 +22,8 @@ pub struct Aggregate {
     pub tables: Vec<PathBuf>,
     pub stats: DrawStats,
     pub coverage: Vec<(String, u64)>,
+    /// Rows of generated games (`remis generate`), which are not real.
+    pub synthetic: u64,
     /// The filtered table (lazy), for further studies over the same rows.
     pub prepared: polars::prelude::LazyFrame,
 }
@@ -35,6 +37,7 @@ pub fn aggregate(
     let tables = query::table_paths(inputs)?;
     let prepared = query::prepare(query::scan(&tables)?, filters, patterns)?;
     let coverage = query::coverage(prepared.clone())?;
+    let synthetic = query::synthetic_rows(prepared.clone())?;
     if filters.dedup {
         query::ensure_dedup_marks(&tables)?;
     }
@@ -43,6 +46,7 @@ pub fn aggregate(
         tables,
         stats: DrawStats::from_cube(&cube),
         coverage,
+        synthetic,
         prepared,
     })
 }

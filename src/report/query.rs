@@ -340,6 +340,15 @@ pub fn coverage(prepared: LazyFrame) -> Result<Vec<(String, u64)>> {
         .collect())
 }
 
+/// Rows made by `remis generate` (tag `Synthetic`): any at all, and a
+/// report must say that its figures are not about real games.
+pub fn synthetic_rows(prepared: LazyFrame) -> Result<u64> {
+    let df = prepared
+        .select([col("synthetic").cast(DataType::UInt64).sum().alias("n")])
+        .collect()?;
+    Ok(df.column("n")?.get(0)?.extract::<u64>().unwrap_or(0))
+}
+
 /// One cell of the aggregated cube: games used, by band, year, result kind,
 /// draw type and (for draws) the number of moves.
 #[derive(Clone, Debug, PartialEq)]

@@ -55,7 +55,15 @@ fn case_insensitive(pattern: &str) -> Result<Regex, String> {
         .map_err(|e| format!("{pattern}: {e}"))
 }
 
+/// `data/events.toml` as shipped, built into the binary.
+pub const BUILT_IN_TOML: &str = include_str!("../../data/events.toml");
+
 impl EventCatalogue {
+    /// The catalogue built into remis (`data/events.toml`).
+    pub fn built_in() -> EventCatalogue {
+        EventCatalogue::from_toml(BUILT_IN_TOML).expect("the built-in event catalogue parses")
+    }
+
     pub fn from_toml(text: &str) -> Result<EventCatalogue, String> {
         let file: EventsFile = toml::from_str(text).map_err(|e| e.to_string())?;
         let entries = file

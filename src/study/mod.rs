@@ -7,7 +7,7 @@ mod event_kind;
 pub mod events;
 
 pub use bands::{Band, BandScheme, EloBasis};
-pub use event_kind::{DEFAULT_PATTERNS, EventKind, EventPatterns};
+pub use event_kind::{DEFAULT_PATTERNS_TOML, EventKind, EventPatterns};
 
 /// A proportion with its 95% Wilson score interval.
 #[derive(Copy, Clone, Debug, PartialEq)]

@@ -46,6 +46,7 @@ pub struct TableBuilder {
     flag_opponent_can_mate: StringChunkedBuilder,
     mismatch_reason: StringChunkedBuilder,
     law_result: StringChunkedBuilder,
+    synthetic: BooleanChunkedBuilder,
     movetext_hash: PrimitiveChunkedBuilder<UInt64Type>,
     start_fen: StringChunkedBuilder,
     dedup_key: PrimitiveChunkedBuilder<UInt64Type>,
@@ -132,6 +133,7 @@ impl TableBuilder {
             flag_opponent_can_mate: s("flag_opponent_can_mate"),
             mismatch_reason: s("mismatch_reason"),
             law_result: s("law_result"),
+            synthetic: BooleanChunkedBuilder::new("synthetic".into(), capacity),
             movetext_hash: PrimitiveChunkedBuilder::new("movetext_hash".into(), capacity),
             start_fen: s("start_fen"),
             dedup_key: PrimitiveChunkedBuilder::new("dedup_key".into(), capacity),
@@ -221,6 +223,8 @@ impl TableBuilder {
             .append_option(g.mismatch.map(|m| m.as_str()));
         self.law_result
             .append_option(g.law_result.map(GameResult::as_str));
+        self.synthetic
+            .append_value(g.text.get(Field::Synthetic).is_some());
         self.movetext_hash.append_value(g.movetext_hash);
         self.start_fen.append_option(g.text.get(Field::StartFen));
         self.dedup_key.append_option(dedup.map(|d| d.0));
@@ -274,6 +278,7 @@ impl TableBuilder {
         columns.push(full.flag_opponent_can_mate.finish().into_column());
         columns.push(full.mismatch_reason.finish().into_column());
         columns.push(full.law_result.finish().into_column());
+        columns.push(full.synthetic.finish().into_column());
         columns.push(full.movetext_hash.finish().into_column());
         columns.push(full.start_fen.finish().into_column());
         columns.push(full.dedup_key.finish().into_column());

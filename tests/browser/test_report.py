@@ -1,7 +1,9 @@
 """The HTML report in a real browser: headless Debian chromium, driven by
-Selenium. Loads the report built from the sample data (REMIS_REPORT), checks
-that every chart is there and visible, that the page logs no errors and makes
-no network requests, and saves a screenshot for a human to look at."""
+Selenium. Loads the report built from the sample of real lichess games
+(REMIS_REPORT) and one built from generated games (REMIS_SYNTHETIC_REPORT),
+checks that every chart is there and visible, that the page logs no errors
+and makes no network requests, that generated games are flagged by a banner
+and real ones are not, and saves a screenshot for a human to look at."""
 
 import os
 import pathlib
@@ -13,13 +15,13 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
 REPORT = pathlib.Path(os.environ.get("REMIS_REPORT", "reports/sample/report.html")).resolve()
+SYNTHETIC = pathlib.Path(os.environ.get("REMIS_SYNTHETIC_REPORT", "target/test-report/synthetic/report.html")).resolve()
 SCREENSHOT = pathlib.Path(os.environ.get("REMIS_SCREENSHOT", "target/report-screenshot.png"))
-CHART_IDS = ["chart-year", "chart-band", "chart-mix", "chart-length", "chart-rules"]
+CHART_IDS = ["chart-year", "chart-band", "chart-mix", "chart-length"]
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    assert REPORT.is_file(), f"no report at {REPORT}: run make run first"
+def open_page(path, tmp_path_factory):
+    assert path.is_file(), f"no report at {path}: run make test (or make run) first"
     options = Options()
     options.binary_location = "/usr/bin/chromium"
     for flag in [
@@ -36,13 +38,26 @@ def browser(tmp_path_factory):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
-    driver.get(REPORT.as_uri())
+    driver.get(path.as_uri())
+    return driver
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    driver = open_page(REPORT, tmp_path_factory)
     yield driver
     driver.quit()
 
 
-def test_every_chart_is_present_and_visible(browser):
-    for chart_id in CHART_IDS:
+@pytest.fixture(scope="module")
+def synthetic(tmp_path_factory):
+    driver = open_page(SYNTHETIC, tmp_path_factory)
+    yield driver
+    driver.quit()
+
+
+def charts_are_visible(browser, chart_ids):
+    for chart_id in chart_ids:
         title = browser.find_element(By.ID, f"{chart_id}-title")
         svg = title.find_element(By.XPATH, "..")
         assert svg.tag_name == "svg"
@@ -56,14 +71,35 @@ def test_every_chart_is_present_and_visible(browser):
         assert svg.find_element(By.TAG_NAME, "desc").get_attribute("textContent").strip()
 
 
+def test_every_chart_is_present_and_visible(browser):
+    charts_are_visible(browser, CHART_IDS)
+
+
+def test_real_games_have_no_synthetic_banner(browser):
+    assert browser.find_elements(By.ID, "synthetic") == []
+
+
+def test_generated_games_are_flagged_and_the_rule_study_drawn(synthetic):
+    banner = synthetic.find_element(By.ID, "synthetic")
+    assert banner.is_displayed() and "remis generate" in banner.text
+    charts_are_visible(synthetic, CHART_IDS + ["chart-rules"])
+
+
+def test_audit_section_counts_and_links(browser):
+    audit = browser.find_element(By.ID, "audit")
+    assert "Results the Laws contradict" in audit.text
+    rows = audit.find_elements(By.CSS_SELECTOR, "table tr")
+    assert len(rows) == 7, [r.text for r in rows]  # header, five mismatch kinds, dead positions
+
+
 def test_sections_and_numbers(browser):
     headings = [h.text for h in browser.find_elements(By.TAG_NAME, "h2")]
     for expected in ["Headline", "Draw rate by year", "Draw rate by rating band, all years",
                      "How the draws happened", "How long drawn games lasted", "Band × year", "Coverage",
-                     "Rules against short draws", "Scoring systems"]:
+                     "Scoring systems", "Results the Laws contradict"]:
         assert expected in headings, headings
     coverage = browser.find_element(By.ID, "coverage").text
-    assert "Used in the rates" in coverage and "invalid game" in coverage
+    assert "Used in the rates" in coverage and "unsupported variant" in coverage
     heat = browser.find_element(By.ID, "table")
     assert len(heat.find_elements(By.TAG_NAME, "tr")) >= 5
 
