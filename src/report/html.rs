@@ -118,11 +118,11 @@ pub fn render(
     );
 
     if info.synthetic > 0 {
-        let _ = write!(
+        let _ = writeln!(
             h,
             "<div class=\"banner\" id=\"synthetic\" role=\"alert\"><strong>Generated games.</strong> \
              {} rows of these tables were made by <code>remis generate</code>: random legal moves between invented players. \
-             The figures below show the tool at work; they say nothing about chess.</div>\n",
+             The figures below show the tool at work; they say nothing about chess.</div>",
             thousands(info.synthetic)
         );
     }
