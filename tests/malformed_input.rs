@@ -520,3 +520,48 @@ fn report_side_errors_name_the_file_and_empty_cells_read_as_a_dash() {
         stderr(&output)
     );
 }
+
+#[test]
+fn a_full_disk_is_named_and_leaves_the_previous_table() {
+    // Needs a small filesystem: a tmpfs, which only root may mount.
+    let mount_point = scratch("fulldisk");
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=256k", "tmpfs"])
+        .arg(&mount_point)
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
+        eprintln!("SKIPPED: cannot mount a small tmpfs here (needs root); disk-full case not run");
+        return;
+    }
+    let inputs = scratch("fulldisk-inputs");
+    std::fs::write(inputs.join("small.pgn"), games(2)).unwrap();
+    std::fs::write(inputs.join("big.pgn"), games(60_000)).unwrap();
+    let out = mount_point.join("out");
+    let first = run(&[
+        "classify",
+        inputs.join("small.pgn").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let before = std::fs::read(out.join("games.parquet"));
+    let second = run(&[
+        "classify",
+        inputs.join("big.pgn").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let after = std::fs::read(out.join("games.parquet"));
+    let leftovers = std::fs::read_dir(&out).unwrap().count();
+    let _ = Command::new("umount").arg(&mount_point).status();
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert_eq!(second.status.code(), Some(2));
+    let err = stderr(&second);
+    assert!(
+        err.contains("No space left on device") && err.contains("games.parquet"),
+        "{err}"
+    );
+    assert_eq!(before.unwrap(), after.unwrap());
+    assert_eq!(leftovers, 1, "only the previous table is left");
+}
