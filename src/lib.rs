@@ -7,13 +7,17 @@
 //! - [`replay`]: the PGN visitor that replays games and applies the rules;
 //! - [`table`]: game records to Parquet;
 //! - [`pipeline`]: the classify stage, wiring the above across threads;
-//! - [`study`] and [`report`]: what analysts compute from the table.
+//! - [`schema`]: the table's columns, named and typed once;
+//! - [`study`] and [`analysis`]: what analysts compute from the table;
+//! - [`render`]: HTML report sections and charts.
 
 pub mod generate;
 pub mod input;
 pub mod pipeline;
 pub mod replay;
-pub mod report;
+pub mod analysis;
+pub mod render;
+pub mod schema;
 pub mod rules;
 pub mod study;
 pub mod table;

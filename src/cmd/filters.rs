@@ -3,7 +3,7 @@
 use anyhow::{Context, Result, bail};
 use regex::Regex;
 
-use remis::report::Filters;
+use remis::analysis::Filters;
 use remis::study::{BandScheme, EloBasis, EventPatterns};
 
 #[derive(clap::Args, Clone, Debug)]
@@ -26,7 +26,7 @@ pub struct FilterArgs {
     band_edges: Option<Vec<u16>>,
     /// Only games of this time class: from TimeControl where present, else
     /// from the event name, else classical.
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(remis::report::query::time_class_names()))]
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(remis::analysis::table::time_class_names()))]
     time_class: Option<String>,
     /// Only events whose name matches this regular expression.
     #[arg(long)]

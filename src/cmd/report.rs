@@ -6,7 +6,8 @@ use std::{path::PathBuf, process::ExitCode};
 use anyhow::{Context, Result};
 
 use super::filters::FilterArgs;
-use remis::report::{self, html, rule_study, scoring};
+use remis::analysis::{self, rule_study, scoring};
+use remis::render::html;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -29,9 +30,9 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode> {
     let filters = args.filters.filters()?;
     let patterns = args.filters.event_patterns()?;
-    let aggregate = report::aggregate(&args.tables, &filters, &patterns)?;
+    let aggregate = analysis::aggregate(&args.tables, &filters, &patterns)?;
     let scoring = scoring::scoring_study(aggregate.prepared.clone())?;
-    let audit = report::audit::audit(aggregate.prepared.clone())?;
+    let audit = analysis::audit::audit(aggregate.prepared.clone())?;
     let study = match &args.events {
         None => None,
         Some(path) => {

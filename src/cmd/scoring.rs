@@ -6,7 +6,7 @@ use std::{io::Write, path::PathBuf, process::ExitCode};
 use anyhow::Result;
 
 use super::filters::FilterArgs;
-use remis::report::{query, scoring};
+use remis::analysis::{scoring, table as query};
 
 #[derive(clap::Args)]
 pub struct Args {

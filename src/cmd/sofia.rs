@@ -6,7 +6,7 @@ use std::{io::Write, path::PathBuf, process::ExitCode};
 use anyhow::{Context, Result};
 
 use super::filters::FilterArgs;
-use remis::report::{query, rule_study};
+use remis::analysis::{rule_study, table as query};
 use remis::study::{Proportion, events::EventCatalogue};
 
 #[derive(clap::Args)]

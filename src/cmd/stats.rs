@@ -6,7 +6,7 @@ use std::{io::Write, path::PathBuf, process::ExitCode};
 use anyhow::Result;
 
 use super::filters::FilterArgs;
-use remis::report::{self, stats::DrawStats};
+use remis::analysis::{self, draws::DrawStats};
 use remis::study::{Band, BandScheme, Proportion};
 
 #[derive(Copy, Clone, Debug, clap::ValueEnum)]
@@ -73,9 +73,9 @@ fn rows(stats: &DrawStats, scheme: &BandScheme, by_band: bool) -> Vec<Row> {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let filters = args.filters.filters()?;
-    let aggregate = report::aggregate(&args.tables, &filters, &args.filters.event_patterns()?)?;
+    let aggregate = analysis::aggregate(&args.tables, &filters, &args.filters.event_patterns()?)?;
     if args.audit {
-        let audit = report::audit::audit(aggregate.prepared.clone())?;
+        let audit = analysis::audit::audit(aggregate.prepared.clone())?;
         print_audit(&audit, args.format)?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -134,7 +134,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     r.p.successes,
                     percent(rate),
                     interval,
-                    if r.p.n < report::stats::MIN_CELL_GAMES {
+                    if r.p.n < analysis::draws::MIN_CELL_GAMES {
                         "  (n < 30)"
                     } else {
                         ""
@@ -145,7 +145,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             let read: u64 = aggregate.coverage.iter().map(|(_, n)| n).sum();
             writeln!(out, "rows read {read}, used {used}")?;
             for (reason, n) in &aggregate.coverage {
-                if reason != report::query::USED {
+                if reason != analysis::table::USED {
                     writeln!(out, "  left out: {reason}: {n}")?;
                 }
             }
@@ -201,7 +201,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_audit(audit: &report::audit::Audit, format: Format) -> Result<()> {
+fn print_audit(audit: &analysis::audit::Audit, format: Format) -> Result<()> {
     let mut out = std::io::stdout().lock();
     let past_dead = "moves_after_dead_position";
     match format {

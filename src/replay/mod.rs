@@ -97,6 +97,9 @@ pub struct GameRecord {
     pub dead: Option<Deadness>,
     /// After a flag fall: could the flagged player's opponent mate (6.9)?
     pub flag_opponent: Option<Mate>,
+    /// Each side's clock in seconds after its last move, from the last
+    /// `[%clk h:mm:ss]` comment of that side (white, black).
+    pub clocks: [Option<f32>; 2],
     /// A hash of the moves played (and of the start position when set up),
     /// for finding the same game twice.
     pub movetext_hash: u64,
@@ -118,6 +121,7 @@ impl GameRecord {
             first_event: None,
             dead: None,
             flag_opponent: None,
+            clocks: [None, None],
             movetext_hash: FNV_OFFSET,
         }
     }
@@ -137,6 +141,20 @@ impl GameRecord {
     pub fn result_mismatch(&self) -> bool {
         self.mismatch.is_some()
     }
+}
+
+/// The time on a `[%clk h:mm:ss]` or `[%clk h:mm:ss.f]` comment, in
+/// seconds.
+fn clock_seconds(comment: &[u8]) -> Option<f32> {
+    let at = memchr::memmem::find(comment, b"[%clk")?;
+    let rest = comment[at + 5..].trim_ascii_start();
+    let end = rest.iter().position(|&b| b == b']')?;
+    let text = std::str::from_utf8(&rest[..end]).ok()?.trim();
+    let mut seconds = 0.0f32;
+    for part in text.split(':') {
+        seconds = seconds * 60.0 + part.parse::<f32>().ok()?;
+    }
+    seconds.is_finite().then_some(seconds)
 }
 
 /// The first line of a text, for a message: at most 40 characters.
@@ -211,6 +229,11 @@ pub struct GameReplayer {
     /// The first fivefold repetition or 75-move draw (9.6), and its ply.
     automatic: Option<(u32, Event)>,
     movetext_result: Option<GameResult>,
+    /// Where the text of the game being read starts in memory, and where
+    /// each side's last comment lies in it (white, black): clocks are read
+    /// from those two comments only, once the game is done.
+    text_base: usize,
+    last_comments: [Option<(usize, usize)>; 2],
 }
 
 impl Default for GameReplayer {
@@ -242,6 +265,8 @@ impl GameReplayer {
             start: Chess::default(),
             moves: Vec::with_capacity(256),
             automatic: None,
+            text_base: 0,
+            last_comments: [None, None],
             cut: None,
             record: GameRecord::new(),
             pos: Chess::default(),
@@ -282,9 +307,16 @@ impl GameReplayer {
         for span in spans {
             let text = &data[span.start..span.end];
             self.cut = span.cut;
+            self.text_base = text.as_ptr() as usize;
+            self.last_comments = [None, None];
             let limits = self.limits;
             match pgn::read_game(text, span.line, span.headerless, &limits, self) {
-                pgn::Read::Game(record) => records.push(record),
+                pgn::Read::Game(mut record) => {
+                    for (clock, comment) in record.clocks.iter_mut().zip(self.last_comments) {
+                        *clock = comment.and_then(|(at, len)| clock_seconds(&text[at..at + len]));
+                    }
+                    records.push(record);
+                }
                 pgn::Read::Broken(error) => records.push(self.abandon(&error)),
                 pgn::Read::NotPgn => not_pgn.push(NotPgn {
                     line: span.line,
@@ -549,6 +581,16 @@ impl Visitor for GameReplayer {
         ControlFlow::Continue(())
     }
 
+    fn comment(&mut self, _: &mut (), comment: pgn_reader::RawComment<'_>) -> ControlFlow<GameRecord> {
+        // A comment after a move belongs to the side that made it.
+        if self.record.plies > 0 {
+            let side = usize::from(self.pos.turn() == Color::White);
+            let at = (comment.0.as_ptr() as usize).wrapping_sub(self.text_base);
+            self.last_comments[side] = Some((at, comment.0.len()));
+        }
+        ControlFlow::Continue(())
+    }
+
     fn outcome(&mut self, _: &mut (), outcome: Outcome) -> ControlFlow<GameRecord> {
         self.movetext_result = Some(match outcome {
             Outcome::Known(KnownOutcome::Decisive { winner }) => GameResult::Win(winner),
@@ -566,6 +608,19 @@ impl Visitor for GameReplayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clocks_read_h_mm_ss_with_tenths() {
+        assert_eq!(clock_seconds(b" [%clk 0:03:00] "), Some(180.0));
+        assert_eq!(clock_seconds(b"[%eval 0.3] [%clk 1:00:05.5]"), Some(3605.5));
+        assert_eq!(clock_seconds(b"good move"), None);
+        let pgn = b"[Event \"a\"]\n\n1. e4 { [%clk 0:01:00] } e5 { [%clk 0:00:59] } 2. Nf3 { [%clk 0:00:58] } { ! } 1/2-1/2\n";
+        let games = GameReplayer::new().replay_all(pgn);
+        // White's last comment has no clock; Black's is the one after e5.
+        assert_eq!(games[0].clocks, [None, Some(59.0)]);
+        let pgn = b"[Event \"a\"]\n\n1. e4 { [%clk 0:01:00] } e5 { [%clk 0:00:59] } 2. Nf3 { [%clk 0:00:58] } 1/2-1/2\n";
+        assert_eq!(GameReplayer::new().replay_all(pgn)[0].clocks, [Some(58.0), Some(59.0)]);
+    }
 
     #[test]
     fn elo_and_year() {

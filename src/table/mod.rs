@@ -1,5 +1,5 @@
-//! Game records to columns to Parquet. The schema lives here, in one place;
-//! `docs/columns.md` documents every column.
+//! Game records to columns to Parquet, in the order and with the names and
+//! types of [`crate::schema`]; `docs/columns.md` documents every column.
 
 use std::{fs::File, path::Path};
 
@@ -7,6 +7,7 @@ use polars::polars_utils::compression::ZstdLevel;
 use polars::prelude::*;
 
 use crate::replay::{Field, GameRecord, TimeClass};
+use crate::schema::Column;
 use crate::rules::{BoardFacts, DrawType, GameResult};
 use shakmaty::Color;
 
@@ -23,6 +24,8 @@ pub struct TableBuilder {
     white_elo: PrimitiveChunkedBuilder<UInt16Type>,
     black_elo: PrimitiveChunkedBuilder<UInt16Type>,
     time_class: StringChunkedBuilder,
+    white_clock: PrimitiveChunkedBuilder<Float32Type>,
+    black_clock: PrimitiveChunkedBuilder<Float32Type>,
     variant: StringChunkedBuilder,
     result: StringChunkedBuilder,
     plies: PrimitiveChunkedBuilder<UInt32Type>,
@@ -55,91 +58,103 @@ pub struct TableBuilder {
     error: StringChunkedBuilder,
 }
 
-/// Tag columns, in table order, with the field each comes from.
-const TAG_COLUMNS: [(&str, Field); 15] = [
-    ("event", Field::Event),
-    ("site", Field::Site),
-    ("date", Field::Date),
-    ("round", Field::Round),
-    ("white", Field::White),
-    ("black", Field::Black),
-    ("white_title", Field::WhiteTitle),
-    ("black_title", Field::BlackTitle),
-    ("white_fide_id", Field::WhiteFideId),
-    ("black_fide_id", Field::BlackFideId),
-    ("eco", Field::Eco),
-    ("time_control", Field::TimeControl),
-    ("termination", Field::Termination),
-    ("utc_date", Field::UtcDate),
-    ("event_date", Field::EventDate),
+/// Tag columns, with the field each comes from.
+const TAG_COLUMNS: [(Column, Field); 16] = [
+    (Column::Event, Field::Event),
+    (Column::Site, Field::Site),
+    (Column::Date, Field::Date),
+    (Column::Round, Field::Round),
+    (Column::White, Field::White),
+    (Column::Black, Field::Black),
+    (Column::WhiteTitle, Field::WhiteTitle),
+    (Column::BlackTitle, Field::BlackTitle),
+    (Column::WhiteFideId, Field::WhiteFideId),
+    (Column::BlackFideId, Field::BlackFideId),
+    (Column::Eco, Field::Eco),
+    (Column::Opening, Field::Opening),
+    (Column::TimeControl, Field::TimeControl),
+    (Column::Termination, Field::Termination),
+    (Column::UtcDate, Field::UtcDate),
+    (Column::EventDate, Field::EventDate),
 ];
 
-type Flag = (&'static str, fn(&BoardFacts) -> bool);
+type Flag = (Column, fn(&BoardFacts) -> bool);
 
 /// Rule flags: what held in the final position, whatever was decided.
 const FLAG_COLUMNS: [Flag; 9] = [
-    ("checkmate", |b| b.checkmate),
-    ("stalemate", |b| b.stalemate),
-    ("insufficient_material", |b| b.insufficient_material),
-    ("fivefold", |b| b.fivefold),
-    ("seventy_five_moves", |b| b.seventy_five_moves),
-    ("threefold_claimable", |b| b.threefold_claimable),
-    ("fifty_claimable", |b| b.fifty_claimable),
-    ("claim_needs_written_move", |b| b.claim_needs_written_move),
-    ("drawn_on_board", |b| b.drawn_on_board()),
+    (Column::Checkmate, |b| b.checkmate),
+    (Column::Stalemate, |b| b.stalemate),
+    (Column::InsufficientMaterial, |b| b.insufficient_material),
+    (Column::Fivefold, |b| b.fivefold),
+    (Column::SeventyFiveMoves, |b| b.seventy_five_moves),
+    (Column::ThreefoldClaimable, |b| b.threefold_claimable),
+    (Column::FiftyClaimable, |b| b.fifty_claimable),
+    (Column::ClaimNeedsWrittenMove, |b| b.claim_needs_written_move),
+    (Column::DrawnOnBoard, |b| b.drawn_on_board()),
 ];
+
+fn strings(column: Column, capacity: usize) -> StringChunkedBuilder {
+    StringChunkedBuilder::new(column.name().into(), capacity)
+}
+
+fn numbers<T: PolarsNumericType>(column: Column, capacity: usize) -> PrimitiveChunkedBuilder<T> {
+    PrimitiveChunkedBuilder::new(column.name().into(), capacity)
+}
+
+fn booleans(column: Column, capacity: usize) -> BooleanChunkedBuilder {
+    BooleanChunkedBuilder::new(column.name().into(), capacity)
+}
 
 impl TableBuilder {
     pub fn new(capacity: usize) -> TableBuilder {
-        let s = |name: &str| StringChunkedBuilder::new(name.into(), capacity);
+        let c = capacity;
         TableBuilder {
             rows: 0,
-            source: s("source"),
-            game_no: PrimitiveChunkedBuilder::new("game_no".into(), capacity),
-            text: TAG_COLUMNS.iter().map(|&(n, f)| (f, s(n))).collect(),
-            year: PrimitiveChunkedBuilder::new("year".into(), capacity),
-            white_elo: PrimitiveChunkedBuilder::new("white_elo".into(), capacity),
-            black_elo: PrimitiveChunkedBuilder::new("black_elo".into(), capacity),
-            time_class: s("time_class"),
-            variant: s("variant"),
-            result: s("result"),
-            plies: PrimitiveChunkedBuilder::new("plies".into(), capacity),
-            moves: PrimitiveChunkedBuilder::new("moves".into(), capacity),
-            ending: s("ending"),
-            draw_type: s("draw_type"),
-            final_fen: s("final_fen"),
-            halfmove_clock: PrimitiveChunkedBuilder::new("halfmove_clock".into(), capacity),
-            repetitions: PrimitiveChunkedBuilder::new("repetitions".into(), capacity),
+            source: strings(Column::Source, c),
+            game_no: numbers(Column::GameNo, c),
+            text: TAG_COLUMNS
+                .iter()
+                .map(|&(column, field)| (field, strings(column, c)))
+                .collect(),
+            year: numbers(Column::Year, c),
+            white_elo: numbers(Column::WhiteElo, c),
+            black_elo: numbers(Column::BlackElo, c),
+            time_class: strings(Column::TimeClass, c),
+            white_clock: numbers(Column::WhiteClock, c),
+            black_clock: numbers(Column::BlackClock, c),
+            variant: strings(Column::Variant, c),
+            result: strings(Column::Result, c),
+            plies: numbers(Column::Plies, c),
+            moves: numbers(Column::Moves, c),
+            ending: strings(Column::Ending, c),
+            draw_type: strings(Column::DrawType, c),
+            final_fen: strings(Column::FinalFen, c),
+            halfmove_clock: numbers(Column::HalfmoveClock, c),
+            repetitions: numbers(Column::Repetitions, c),
             flags: FLAG_COLUMNS
                 .iter()
-                .map(|&(n, f)| ((n, f), BooleanChunkedBuilder::new(n.into(), capacity)))
+                .map(|&flag| (flag, booleans(flag.0, c)))
                 .collect(),
-            result_mismatch: BooleanChunkedBuilder::new("result_mismatch".into(), capacity),
-            white_material: PrimitiveChunkedBuilder::new("white_material".into(), capacity),
-            black_material: PrimitiveChunkedBuilder::new("black_material".into(), capacity),
-            plus_remise_winner: s("plus_remise_winner"),
-            plus_remise_rule: PrimitiveChunkedBuilder::new("plus_remise_rule".into(), capacity),
-            plus_remise_white_points: PrimitiveChunkedBuilder::new(
-                "plus_remise_white_points".into(),
-                capacity,
-            ),
-            plus_remise_black_points: PrimitiveChunkedBuilder::new(
-                "plus_remise_black_points".into(),
-                capacity,
-            ),
-            automatic_draw_ply: PrimitiveChunkedBuilder::new("automatic_draw_ply".into(), capacity),
-            first_event: s("first_event"),
-            final_position_deadness: s("final_position_deadness"),
-            flag_opponent_can_mate: s("flag_opponent_can_mate"),
-            mismatch_reason: s("mismatch_reason"),
-            law_result: s("law_result"),
-            synthetic: BooleanChunkedBuilder::new("synthetic".into(), capacity),
-            movetext_hash: PrimitiveChunkedBuilder::new("movetext_hash".into(), capacity),
-            start_fen: s("start_fen"),
-            dedup_key: PrimitiveChunkedBuilder::new("dedup_key".into(), capacity),
-            duplicate: BooleanChunkedBuilder::new("duplicate".into(), capacity),
-            duplicate_of_row: PrimitiveChunkedBuilder::new("duplicate_of_row".into(), capacity),
-            error: s("error"),
+            result_mismatch: booleans(Column::ResultMismatch, c),
+            white_material: numbers(Column::WhiteMaterial, c),
+            black_material: numbers(Column::BlackMaterial, c),
+            plus_remise_winner: strings(Column::PlusRemiseWinner, c),
+            plus_remise_rule: numbers(Column::PlusRemiseRule, c),
+            plus_remise_white_points: numbers(Column::PlusRemiseWhitePoints, c),
+            plus_remise_black_points: numbers(Column::PlusRemiseBlackPoints, c),
+            automatic_draw_ply: numbers(Column::AutomaticDrawPly, c),
+            first_event: strings(Column::FirstEvent, c),
+            final_position_deadness: strings(Column::FinalPositionDeadness, c),
+            flag_opponent_can_mate: strings(Column::FlagOpponentCanMate, c),
+            mismatch_reason: strings(Column::MismatchReason, c),
+            law_result: strings(Column::LawResult, c),
+            synthetic: booleans(Column::Synthetic, c),
+            movetext_hash: numbers(Column::MovetextHash, c),
+            start_fen: strings(Column::StartFen, c),
+            dedup_key: numbers(Column::DedupKey, c),
+            duplicate: booleans(Column::Duplicate, c),
+            duplicate_of_row: numbers(Column::DuplicateOfRow, c),
+            error: strings(Column::Error, c),
         }
     }
 
@@ -175,6 +190,8 @@ impl TableBuilder {
                 .and_then(TimeClass::from_time_control)
                 .map(TimeClass::as_str),
         );
+        self.white_clock.append_option(g.clocks[0]);
+        self.black_clock.append_option(g.clocks[1]);
         self.variant
             .append_option(g.variant.name().or_else(|| g.text.get(Field::Variant)));
         self.result.append_option(g.result.map(GameResult::as_str));
@@ -233,59 +250,57 @@ impl TableBuilder {
         self.error.append_option(g.error());
     }
 
-    /// Hands the filled columns over as a frame and starts afresh.
+    /// Hands the filled columns over as a frame, in the order of
+    /// [`Column::ALL`], and starts afresh.
     pub fn take_frame(&mut self) -> PolarsResult<DataFrame> {
         let full = std::mem::replace(self, TableBuilder::new(ROW_GROUP_ROWS));
         let height = full.rows;
-        let mut columns: Vec<Column> = vec![
+        let mut columns: Vec<polars::prelude::Column> = vec![
             full.source.finish().into_column(),
             full.game_no.finish().into_column(),
+            full.year.finish().into_column(),
+            full.white_elo.finish().into_column(),
+            full.black_elo.finish().into_column(),
+            full.time_class.finish().into_column(),
+            full.white_clock.finish().into_column(),
+            full.black_clock.finish().into_column(),
+            full.variant.finish().into_column(),
+            full.result.finish().into_column(),
+            full.plies.finish().into_column(),
+            full.moves.finish().into_column(),
+            full.ending.finish().into_column(),
+            full.draw_type.finish().into_column(),
+            full.final_fen.finish().into_column(),
+            full.halfmove_clock.finish().into_column(),
+            full.repetitions.finish().into_column(),
+            full.result_mismatch.finish().into_column(),
+            full.white_material.finish().into_column(),
+            full.black_material.finish().into_column(),
+            full.plus_remise_winner.finish().into_column(),
+            full.plus_remise_rule.finish().into_column(),
+            full.plus_remise_white_points.finish().into_column(),
+            full.plus_remise_black_points.finish().into_column(),
+            full.automatic_draw_ply.finish().into_column(),
+            full.first_event.finish().into_column(),
+            full.final_position_deadness.finish().into_column(),
+            full.flag_opponent_can_mate.finish().into_column(),
+            full.mismatch_reason.finish().into_column(),
+            full.law_result.finish().into_column(),
+            full.synthetic.finish().into_column(),
+            full.movetext_hash.finish().into_column(),
+            full.start_fen.finish().into_column(),
+            full.dedup_key.finish().into_column(),
+            full.duplicate.finish().into_column(),
+            full.duplicate_of_row.finish().into_column(),
+            full.error.finish().into_column(),
         ];
-        let mut text = full.text.into_iter().map(|(_, c)| c.finish().into_column());
-        columns.extend(text.by_ref().take(4)); // event, site, date, round
-        columns.push(full.year.finish().into_column());
-        columns.extend(text.by_ref().take(2)); // white, black
-        columns.push(full.white_elo.finish().into_column());
-        columns.push(full.black_elo.finish().into_column());
-        columns.extend(text.by_ref().take(5)); // titles, FIDE ids, eco
-        columns.extend(text.by_ref().take(1)); // time_control
-        columns.push(full.time_class.finish().into_column());
-        columns.extend(text.by_ref().take(1)); // termination
-        columns.push(full.variant.finish().into_column());
-        columns.push(full.result.finish().into_column());
-        columns.push(full.plies.finish().into_column());
-        columns.push(full.moves.finish().into_column());
-        columns.push(full.ending.finish().into_column());
-        columns.push(full.draw_type.finish().into_column());
-        columns.push(full.final_fen.finish().into_column());
-        columns.push(full.halfmove_clock.finish().into_column());
-        columns.push(full.repetitions.finish().into_column());
-        columns.extend(
-            full.flags
-                .into_iter()
-                .map(|(_, c)| c.finish().into_column()),
-        );
-        columns.push(full.result_mismatch.finish().into_column());
-        columns.push(full.white_material.finish().into_column());
-        columns.push(full.black_material.finish().into_column());
-        columns.push(full.plus_remise_winner.finish().into_column());
-        columns.push(full.plus_remise_rule.finish().into_column());
-        columns.push(full.plus_remise_white_points.finish().into_column());
-        columns.push(full.plus_remise_black_points.finish().into_column());
-        columns.push(full.automatic_draw_ply.finish().into_column());
-        columns.push(full.first_event.finish().into_column());
-        columns.push(full.final_position_deadness.finish().into_column());
-        columns.push(full.flag_opponent_can_mate.finish().into_column());
-        columns.push(full.mismatch_reason.finish().into_column());
-        columns.push(full.law_result.finish().into_column());
-        columns.push(full.synthetic.finish().into_column());
-        columns.push(full.movetext_hash.finish().into_column());
-        columns.push(full.start_fen.finish().into_column());
-        columns.push(full.dedup_key.finish().into_column());
-        columns.push(full.duplicate.finish().into_column());
-        columns.push(full.duplicate_of_row.finish().into_column());
-        columns.extend(text); // utc_date, event_date
-        columns.push(full.error.finish().into_column());
+        columns.extend(full.text.into_iter().map(|(_, c)| c.finish().into_column()));
+        columns.extend(full.flags.into_iter().map(|(_, c)| c.finish().into_column()));
+        // The schema decides the order.
+        let position = |c: &polars::prelude::Column| {
+            Column::from_name(c.name().as_str()).map(|c| Column::ALL.iter().position(|&x| x == c))
+        };
+        columns.sort_by_key(|c| position(c));
         DataFrame::new(height, columns)
     }
 }
@@ -451,5 +466,25 @@ impl Drop for ParquetSink {
     fn drop(&mut self) {
         // Still there only when the run failed: the table stays as it was.
         let _ = std::fs::remove_file(&self.temp);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_frame_has_exactly_the_schema() {
+        let frame = TableBuilder::new(0).take_frame().unwrap();
+        let got: Vec<(String, DataType)> = frame
+            .columns()
+            .iter()
+            .map(|c| (c.name().to_string(), c.dtype().clone()))
+            .collect();
+        let want: Vec<(String, DataType)> = Column::ALL
+            .iter()
+            .map(|c| (c.name().to_string(), c.dtype()))
+            .collect();
+        assert_eq!(got, want);
     }
 }

@@ -6,7 +6,7 @@ use anyhow::{Result, anyhow};
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
-use super::stats::{DrawStats, MIN_CELL_GAMES};
+use crate::analysis::draws::{DrawStats, MIN_CELL_GAMES};
 use crate::rules::DrawType;
 use crate::study::{Band, BandScheme};
 
@@ -54,8 +54,8 @@ fn accessible(svg: String, id: &str, title: &str, desc: &str) -> String {
         Some(end) => format!(
             "{}<title id=\"{id}-title\">{}</title><desc id=\"{id}-desc\">{}</desc>{}",
             &body[..=end],
-            super::html::escape(title),
-            super::html::escape(desc),
+            super::escape(title),
+            super::escape(desc),
             &body[end + 1..]
         ),
         None => body,
@@ -485,8 +485,8 @@ pub fn draw_length(stats: &DrawStats) -> Result<String> {
 
 /// Rule events against controls: draw rate, agreed draws and short draws,
 /// side by side with 95% whiskers.
-pub fn rule_study(study: &super::rule_study::RuleStudy) -> Result<String> {
-    use super::rule_study::{Arm, GroupStats};
+pub fn rule_study(study: &crate::analysis::rule_study::RuleStudy) -> Result<String> {
+    use crate::analysis::rule_study::{Arm, GroupStats};
     let arms: Vec<(Arm, &GroupStats, RGBColor, &str)> = [
         (
             Arm::Rule,

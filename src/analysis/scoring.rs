@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use anyhow::Result;
 use polars::prelude::*;
 
-use super::query::USED;
+use super::table::USED;
 
 /// A scoring system.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Hash, Ord, PartialOrd)]

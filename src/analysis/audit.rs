@@ -6,7 +6,7 @@
 use anyhow::Result;
 use polars::prelude::*;
 
-use super::query::USED;
+use super::table::USED;
 use crate::rules::Mismatch;
 
 /// Examples kept per kind of contradiction.
@@ -126,7 +126,7 @@ fn finding(rows: LazyFrame) -> PolarsResult<Finding> {
 }
 
 /// The audit of the games a report uses (`prepared`, from
-/// [`super::query::prepare`]).
+/// [`super::table::prepare`]).
 pub fn audit(prepared: LazyFrame) -> Result<Audit> {
     let used = prepared.filter(col("reason").eq(lit(USED)));
     let dead_ending = col("ending")

@@ -4,25 +4,10 @@
 use std::fmt::Write;
 
 use super::charts::{self, draw_type_color, hex};
-use super::stats::{DrawStats, MIN_CELL_GAMES};
+use super::escape;
+use crate::analysis::draws::{DrawStats, MIN_CELL_GAMES};
 use crate::rules::DrawType;
 use crate::study::{Band, BandScheme, Proportion};
-
-/// Escapes text for HTML element content and attribute values.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// What the page is about, besides the numbers.
 pub struct PageInfo<'a> {
@@ -32,11 +17,11 @@ pub struct PageInfo<'a> {
     pub coverage: &'a [(String, u64)],
     pub generated_by: &'a str,
     /// The rule study (events under rules against short draws), if asked for.
-    pub rule_study: Option<&'a super::rule_study::RuleStudy>,
+    pub rule_study: Option<&'a crate::analysis::rule_study::RuleStudy>,
     /// Alternative scoring systems.
-    pub scoring: Option<&'a super::scoring::ScoringStudy>,
+    pub scoring: Option<&'a crate::analysis::scoring::ScoringStudy>,
     /// Results the Laws contradict.
-    pub audit: Option<&'a super::audit::Audit>,
+    pub audit: Option<&'a crate::analysis::audit::Audit>,
     /// Rows of generated games: shown as a banner, because their figures
     /// are not about chess anyone played.
     pub synthetic: u64,
@@ -419,7 +404,7 @@ fn coverage(h: &mut String, coverage: &[(String, u64)]) {
         thousands(total)
     );
     for (reason, n) in coverage {
-        let label = if reason == super::query::USED {
+        let label = if reason == crate::analysis::table::USED {
             "Used in the rates"
         } else {
             reason.as_str()
@@ -435,8 +420,8 @@ fn coverage(h: &mut String, coverage: &[(String, u64)]) {
     h.push_str("</table>\n</section>\n");
 }
 
-fn rule_study_section(h: &mut String, study: &super::rule_study::RuleStudy) -> anyhow::Result<()> {
-    use super::rule_study::GroupStats;
+fn rule_study_section(h: &mut String, study: &crate::analysis::rule_study::RuleStudy) -> anyhow::Result<()> {
+    use crate::analysis::rule_study::GroupStats;
     h.push_str(
         "<section id=\"rules\">\n<h2>Rules against short draws</h2>\n<p class=\"caption\">Events played \
          under “Sofia rules” (no draw offers) or a minimum number of moves, against comparable events \
@@ -471,9 +456,9 @@ fn rule_study_section(h: &mut String, study: &super::rule_study::RuleStudy) -> a
     };
     for (arm, stats) in &study.arms {
         let label = match arm {
-            super::rule_study::Arm::Rule => "Under rules against short draws",
-            super::rule_study::Arm::Control => "Comparable events without them",
-            super::rule_study::Arm::Unregulated => "Rule series, editions without the rules",
+            crate::analysis::rule_study::Arm::Rule => "Under rules against short draws",
+            crate::analysis::rule_study::Arm::Control => "Comparable events without them",
+            crate::analysis::rule_study::Arm::Unregulated => "Rule series, editions without the rules",
         };
         row(h, label, stats, true);
         for ((a, series), s) in &study.series {
@@ -506,7 +491,7 @@ fn rule_study_section(h: &mut String, study: &super::rule_study::RuleStudy) -> a
     Ok(())
 }
 
-fn scoring_section(h: &mut String, study: &super::scoring::ScoringStudy) {
+fn scoring_section(h: &mut String, study: &crate::analysis::scoring::ScoringStudy) {
     let draws: u64 = study.plus_remise_draws.values().sum();
     h.push_str(
         "<section id=\"scoring\">\n<h2>Scoring systems</h2>\n<p class=\"caption\">Every used game scored \
@@ -561,7 +546,7 @@ fn scoring_section(h: &mut String, study: &super::scoring::ScoringStudy) {
 
 /// One example game: players, event, date, result and a link to the game
 /// where the `Site` tag is one.
-fn example_item(example: &super::audit::Example) -> String {
+fn example_item(example: &crate::analysis::audit::Example) -> String {
     let text = |v: &Option<String>| escape(v.as_deref().unwrap_or("?"));
     let game = format!(
         "{} – {}, {} {} ({})",
@@ -589,7 +574,7 @@ fn example_item(example: &super::audit::Example) -> String {
     format!("<li>{game}{link}{fen}</li>")
 }
 
-fn audit_section(h: &mut String, audit: &super::audit::Audit) {
+fn audit_section(h: &mut String, audit: &crate::analysis::audit::Audit) {
     let _ = write!(
         h,
         "<section id=\"audit\">\n<h2>Results the Laws contradict</h2>\n<p class=\"caption\">Of the {} games used, \

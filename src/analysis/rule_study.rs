@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use anyhow::Result;
 use polars::prelude::*;
 
-use super::query::USED;
+use super::table::USED;
 use crate::study::events::EventCatalogue;
 use crate::study::{EventPatterns, Proportion};
 

@@ -1,21 +1,21 @@
-//! The report stage: aggregation queries (polars lazy), statistics, charts
-//! (plotters SVG) and the HTML page.
+//! What analysts compute from games tables: the filters, the draw cube
+//! and its statistics, coverage, outcomes, the rule study, scoring systems
+//! and the audit. Every analysis returns plain data (numbers, names,
+//! proportions); `render` turns it into HTML, charts, text, CSV or JSON.
 
 pub mod audit;
-pub mod charts;
-pub mod html;
-pub mod query;
+pub mod draws;
 pub mod rule_study;
 pub mod scoring;
-pub mod stats;
+pub mod table;
 
 use std::path::PathBuf;
 
 use anyhow::Result;
 
 use crate::study::EventPatterns;
-pub use query::Filters;
-pub use stats::DrawStats;
+pub use table::Filters;
+pub use draws::DrawStats;
 
 /// The numbers behind a report or a `stats` table.
 pub struct Aggregate {
@@ -34,14 +34,14 @@ pub fn aggregate(
     filters: &Filters,
     patterns: &EventPatterns,
 ) -> Result<Aggregate> {
-    let tables = query::table_paths(inputs)?;
-    let prepared = query::prepare(query::scan(&tables)?, filters, patterns)?;
-    let coverage = query::coverage(prepared.clone())?;
-    let synthetic = query::synthetic_rows(prepared.clone())?;
+    let tables = table::table_paths(inputs)?;
+    let prepared = table::prepare(table::scan(&tables)?, filters, patterns)?;
+    let coverage = table::coverage(prepared.clone())?;
+    let synthetic = table::synthetic_rows(prepared.clone())?;
     if filters.dedup {
-        query::ensure_dedup_marks(&tables)?;
+        table::ensure_dedup_marks(&tables)?;
     }
-    let cube = query::cube(prepared.clone())?;
+    let cube = table::cube(prepared.clone())?;
     Ok(Aggregate {
         tables,
         stats: DrawStats::from_cube(&cube),

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::query::CubeRow;
+use super::table::CubeRow;
 use crate::rules::DrawType;
 use crate::study::{Band, Proportion};
 
