@@ -11,13 +11,13 @@
 //! - [`study`] and [`analysis`]: what analysts compute from the table;
 //! - [`render`]: HTML report sections and charts.
 
+pub mod analysis;
 pub mod generate;
 pub mod input;
 pub mod pipeline;
-pub mod replay;
-pub mod analysis;
 pub mod render;
-pub mod schema;
+pub mod replay;
 pub mod rules;
+pub mod schema;
 pub mod study;
 pub mod table;

@@ -21,7 +21,16 @@ fn docs_columns_md_lists_the_schema() {
     let schema: Vec<(usize, String, String)> = Column::ALL
         .iter()
         .enumerate()
-        .map(|(i, c)| (i + 1, c.name().to_string(), c.column_type().name().to_string()))
+        .map(|(i, c)| {
+            (
+                i + 1,
+                c.name().to_string(),
+                c.column_type().name().to_string(),
+            )
+        })
         .collect();
-    assert_eq!(documented, schema, "docs/columns.md and src/schema.rs differ");
+    assert_eq!(
+        documented, schema,
+        "docs/columns.md and src/schema.rs differ"
+    );
 }

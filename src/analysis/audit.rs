@@ -8,6 +8,8 @@ use polars::prelude::*;
 
 use super::table::USED;
 use crate::rules::Mismatch;
+use crate::rules::{Deadness, Ending, Mate};
+use crate::schema::Column;
 
 /// Examples kept per kind of contradiction.
 pub const EXAMPLES: usize = 5;
@@ -107,15 +109,15 @@ fn finding(rows: LazyFrame) -> PolarsResult<Finding> {
     let games = games.column("n")?.get(0)?.extract::<u64>().unwrap_or(0);
     let shown = rows
         .select([
-            col("white"),
-            col("black"),
-            col("event"),
-            col("date"),
-            col("result"),
-            col("site"),
-            col("source"),
-            col("game_no"),
-            col("final_fen"),
+            Column::White.col(),
+            Column::Black.col(),
+            Column::Event.col(),
+            Column::Date.col(),
+            Column::Result.col(),
+            Column::Site.col(),
+            Column::Source.col(),
+            Column::GameNo.col(),
+            Column::FinalFen.col(),
         ])
         .limit(EXAMPLES as IdxSize)
         .collect()?;
@@ -129,30 +131,40 @@ fn finding(rows: LazyFrame) -> PolarsResult<Finding> {
 /// [`super::table::prepare`]).
 pub fn audit(prepared: LazyFrame) -> Result<Audit> {
     let used = prepared.filter(col("reason").eq(lit(USED)));
-    let dead_ending = col("ending")
-        .eq(lit("dead_position"))
-        .or(col("ending").eq(lit("insufficient_material")));
+    let dead_ending = Column::Ending
+        .col()
+        .eq(lit(Ending::DeadPosition.as_str()))
+        .or(Column::Ending
+            .col()
+            .eq(lit(Ending::InsufficientMaterial.as_str())));
     let counts = used
         .clone()
         .select([
             len().alias("games"),
-            col("final_position_deadness")
-                .eq(lit("insufficient_material"))
-                .or(col("final_position_deadness").eq(lit("dead_by_search")))
+            Column::FinalPositionDeadness
+                .col()
+                .eq(lit(Deadness::InsufficientMaterial.as_str()))
+                .or(Column::FinalPositionDeadness
+                    .col()
+                    .eq(lit(Deadness::DeadBySearch.as_str())))
                 .sum()
                 .alias("dead_final"),
-            col("final_position_deadness")
-                .eq(lit("dead_by_search"))
+            Column::FinalPositionDeadness
+                .col()
+                .eq(lit(Deadness::DeadBySearch.as_str()))
                 .sum()
                 .alias("dead_by_search"),
             dead_ending
                 .clone()
-                .and(col("automatic_draw_ply").lt(col("plies")))
+                .and(Column::AutomaticDrawPly.col().lt(Column::Plies.col()))
                 .sum()
                 .alias("dead_mid_game"),
-            col("final_position_deadness")
-                .eq(lit("unknown"))
-                .or(col("flag_opponent_can_mate").eq(lit("unknown")))
+            Column::FinalPositionDeadness
+                .col()
+                .eq(lit(Deadness::Unknown.as_str()))
+                .or(Column::FlagOpponentCanMate
+                    .col()
+                    .eq(lit(Mate::Unknown.as_str())))
                 .sum()
                 .alias("search_unknown"),
         ])
@@ -165,12 +177,13 @@ pub fn audit(prepared: LazyFrame) -> Result<Audit> {
         .map(|m| {
             let rows = used
                 .clone()
-                .filter(col("mismatch_reason").eq(lit(m.as_str())));
+                .filter(Column::MismatchReason.col().eq(lit(m.as_str())));
             Ok((m, finding(rows)?))
         })
         .collect::<Result<Vec<_>>>()?;
-    let past_dead_position =
-        finding(used.filter(dead_ending.and(col("automatic_draw_ply").lt(col("plies")))))?;
+    let past_dead_position = finding(
+        used.filter(dead_ending.and(Column::AutomaticDrawPly.col().lt(Column::Plies.col()))),
+    )?;
     Ok(Audit {
         games: count("games")?,
         mismatches,

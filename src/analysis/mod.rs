@@ -14,8 +14,8 @@ use std::path::PathBuf;
 use anyhow::Result;
 
 use crate::study::EventPatterns;
-pub use table::Filters;
 pub use draws::DrawStats;
+pub use table::Filters;
 
 /// The numbers behind a report or a `stats` table.
 pub struct Aggregate {

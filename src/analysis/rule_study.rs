@@ -8,6 +8,8 @@ use anyhow::Result;
 use polars::prelude::*;
 
 use super::table::USED;
+use crate::rules::Ending;
+use crate::schema::Column;
 use crate::study::events::EventCatalogue;
 use crate::study::{EventPatterns, Proportion};
 
@@ -127,21 +129,31 @@ pub fn rule_study(
     let draw = col("is_draw");
     let count = |e: Expr| e.cast(DataType::UInt64).sum();
     let df = prepared
-        .filter(col("reason").eq(lit(USED)).and(col("event").is_not_null()))
-        .group_by([col("event"), col("site"), col("year")])
+        .filter(
+            col("reason")
+                .eq(lit(USED))
+                .and(Column::Event.col().is_not_null()),
+        )
+        .group_by([Column::Event.col(), Column::Site.col(), Column::Year.col()])
         .agg([
             len().cast(DataType::UInt64).alias("games"),
             count(draw.clone()).alias("draws"),
-            count(col("draw_type").eq(lit("agreed")).fill_null(lit(false))).alias("agreed"),
-            count(draw.clone().and(col("moves").lt_eq(lit(20u32)))).alias("le20"),
-            count(draw.clone().and(col("moves").lt_eq(lit(30u32)))).alias("le30"),
+            count(
+                Column::DrawType
+                    .col()
+                    .eq(lit(Ending::Agreed.as_str()))
+                    .fill_null(lit(false)),
+            )
+            .alias("agreed"),
+            count(draw.clone().and(Column::Moves.col().lt_eq(lit(20u32)))).alias("le20"),
+            count(draw.clone().and(Column::Moves.col().lt_eq(lit(30u32)))).alias("le30"),
             when(draw.clone())
-                .then(col("moves").cast(DataType::Float64))
+                .then(Column::Moves.col().cast(DataType::Float64))
                 .otherwise(lit(0.0))
                 .sum()
                 .alias("moves_sum"),
             when(draw)
-                .then(col("moves").cast(DataType::Float64).pow(2))
+                .then(Column::Moves.col().cast(DataType::Float64).pow(2))
                 .otherwise(lit(0.0))
                 .sum()
                 .alias("moves_sq"),

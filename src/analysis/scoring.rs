@@ -8,6 +8,8 @@ use anyhow::Result;
 use polars::prelude::*;
 
 use super::table::USED;
+use crate::rules::GameResult;
+use crate::schema::Column;
 
 /// A scoring system.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Hash, Ord, PartialOrd)]
@@ -58,14 +60,14 @@ impl System {
     fn expr(self, color: &str) -> Expr {
         let (win, draw, loss) = self.points();
         let won = if color == "white" { "1-0" } else { "0-1" };
-        let drawn = col("result").eq(lit("1/2-1/2"));
-        let base = when(col("result").eq(lit(won)))
+        let drawn = Column::Result.col().eq(lit(GameResult::Draw.as_str()));
+        let base = when(Column::Result.col().eq(lit(won)))
             .then(lit(win))
             .when(drawn.clone())
             .then(lit(draw))
             .otherwise(lit(loss));
         match self {
-            System::PlusRemise => when(drawn.and(col("plus_remise_winner").eq(lit(color))))
+            System::PlusRemise => when(drawn.and(Column::PlusRemiseWinner.col().eq(lit(color))))
                 .then(lit(win))
                 .otherwise(base),
             _ => base,
@@ -93,18 +95,22 @@ pub struct ScoringStudy {
 }
 
 pub fn scoring_study(prepared: LazyFrame) -> Result<ScoringStudy> {
-    let used = prepared.filter(col("reason").eq(lit(USED)).and(col("event").is_not_null()));
+    let used = prepared.filter(
+        col("reason")
+            .eq(lit(USED))
+            .and(Column::Event.col().is_not_null()),
+    );
     let side = |color: &str| {
         let mut columns = vec![
-            col("event"),
-            col("year"),
+            Column::Event.col(),
+            Column::Year.col(),
             col(color).fill_null(lit("?")).alias("player"),
         ];
         columns.extend(System::ALL.map(|s| s.expr(color).alias(s.column())));
         used.clone().select(columns)
     };
     let standings = concat([side("white"), side("black")], UnionArgs::default())?
-        .group_by([col("event"), col("year"), col("player")])
+        .group_by([Column::Event.col(), Column::Year.col(), col("player")])
         .agg(System::ALL.map(|s| col(s.column()).sum()))
         .collect()?;
     let mut study = ScoringStudy::default();
@@ -173,11 +179,12 @@ pub fn scoring_study(prepared: LazyFrame) -> Result<ScoringStudy> {
     }
     let mix = used
         .filter(
-            col("result")
-                .eq(lit("1/2-1/2"))
-                .and(col("plus_remise_winner").is_not_null()),
+            Column::Result
+                .col()
+                .eq(lit(GameResult::Draw.as_str()))
+                .and(Column::PlusRemiseWinner.col().is_not_null()),
         )
-        .group_by([col("plus_remise_winner"), col("plus_remise_rule")])
+        .group_by([Column::PlusRemiseWinner.col(), Column::PlusRemiseRule.col()])
         .agg([len().cast(DataType::UInt64).alias("n")])
         .collect()?;
     let (w, r, n) = (

@@ -9,6 +9,8 @@ use polars::lazy::dsl::{coalesce, min_horizontal};
 use polars::prelude::*;
 use regex::Regex;
 
+use crate::rules::{Ending, GameResult};
+use crate::schema::Column;
 use crate::study::{Band, BandScheme, EloBasis, EventPatterns};
 
 /// The filters every analyst wants; shared by the report and `stats`.
@@ -183,8 +185,8 @@ pub const USED: &str = "used";
 /// `basis_elo`, `effective_time_class`, `is_draw`, and `reason`.
 pub fn prepare(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Result<LazyFrame> {
     let events = event_table(lf.clone(), filters, patterns)?;
-    let w = col("white_elo").cast(DataType::Int32);
-    let b = col("black_elo").cast(DataType::Int32);
+    let w = Column::WhiteElo.col().cast(DataType::Int32);
+    let b = Column::BlackElo.col().cast(DataType::Int32);
     let either_missing = w.clone().is_null().or(b.clone().is_null());
     let null_i32 = || lit(NULL).cast(DataType::Int32);
     let basis = match filters.basis {
@@ -201,8 +203,8 @@ pub fn prepare(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Re
     let lf = lf
         .join(
             events.lazy(),
-            [col("event")],
-            [col("event")],
+            [Column::Event.col()],
+            [Column::Event.col()],
             JoinArgs::new(JoinType::Left),
         )
         .with_columns([
@@ -214,39 +216,53 @@ pub fn prepare(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Re
                 .then(null_i32())
                 .otherwise(band)
                 .alias("band"),
-            coalesce(&[col("time_class"), col("event_time_class"), lit("classical")])
-                .alias("effective_time_class"),
+            coalesce(&[
+                Column::TimeClass.col(),
+                col("event_time_class"),
+                lit(crate::replay::TimeClass::Classical.as_str()),
+            ])
+            .alias("effective_time_class"),
             col("event_selected")
                 .fill_null(lit(filters.event.is_none()))
                 .alias("event_selected"),
-            col("result").eq(lit("1/2-1/2")).alias("is_draw"),
+            Column::Result
+                .col()
+                .eq(lit(GameResult::Draw.as_str()))
+                .alias("is_draw"),
         ]);
 
     let mut reasons: Vec<(Expr, &str)> = vec![
-        (col("ending").eq(lit("invalid")), "invalid game"),
         (
-            col("ending").eq(lit("unsupported_variant")),
+            Column::Ending.col().eq(lit(Ending::Invalid.as_str())),
+            "invalid game",
+        ),
+        (
+            Column::Ending
+                .col()
+                .eq(lit(Ending::UnsupportedVariant.as_str())),
             "unsupported variant",
         ),
         (
-            col("ending")
-                .eq(lit("unfinished"))
-                .or(col("result").is_null()),
+            Column::Ending
+                .col()
+                .eq(lit(Ending::Unfinished.as_str()))
+                .or(Column::Result.col().is_null()),
             "unfinished (no result)",
         ),
     ];
     if filters.dedup {
-        reasons.push((col("duplicate"), "duplicate (--dedup)"));
+        reasons.push((Column::Duplicate.col(), "duplicate (--dedup)"));
     }
     if let Some(v) = &filters.variant {
-        reasons.push((col("variant").neq(lit(v.as_str())), "other variant"));
+        reasons.push((Column::Variant.col().neq(lit(v.as_str())), "other variant"));
     }
     if let Some((from, to)) = filters.years {
         reasons.push((
-            col("year")
+            Column::Year
+                .col()
                 .is_null()
-                .or(col("year").lt(lit(from)))
-                .or(col("year").gt(lit(to))),
+                .or(Column::Year.col().lt(lit(from)))
+                .or(Column::Year.col().gt(lit(to))),
             "outside the years",
         ));
     }
@@ -292,9 +308,9 @@ fn band_of(elo: Expr, scheme: &BandScheme) -> Expr {
 /// event filters select it. Regexes run in Rust, once per name.
 fn event_table(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Result<DataFrame> {
     let names = lf
-        .select([col("event")])
-        .filter(col("event").is_not_null())
-        .group_by([col("event")])
+        .select([Column::Event.col()])
+        .filter(Column::Event.col().is_not_null())
+        .group_by([Column::Event.col()])
         .agg([len().alias("n")])
         .collect()?;
     let names = names.column("event")?.str()?;
@@ -315,8 +331,8 @@ fn event_table(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Re
         height,
         vec![
             names.clone().into_column(),
-            Column::new("event_time_class".into(), kinds),
-            Column::new("event_selected".into(), selected),
+            polars::prelude::Column::new("event_time_class".into(), kinds),
+            polars::prelude::Column::new("event_selected".into(), selected),
         ],
     )?)
 }
@@ -344,7 +360,11 @@ pub fn coverage(prepared: LazyFrame) -> Result<Vec<(String, u64)>> {
 /// report must say that its figures are not about real games.
 pub fn synthetic_rows(prepared: LazyFrame) -> Result<u64> {
     let df = prepared
-        .select([col("synthetic").cast(DataType::UInt64).sum().alias("n")])
+        .select([Column::Synthetic
+            .col()
+            .cast(DataType::UInt64)
+            .sum()
+            .alias("n")])
         .collect()?;
     Ok(df.column("n")?.get(0)?.extract::<u64>().unwrap_or(0))
 }
@@ -366,15 +386,15 @@ pub fn cube(prepared: LazyFrame) -> Result<Vec<CubeRow>> {
         .filter(col("reason").eq(lit(USED)))
         .with_column(
             when(col("is_draw"))
-                .then(col("moves"))
+                .then(Column::Moves.col())
                 .otherwise(lit(NULL).cast(DataType::UInt32))
                 .alias("draw_moves"),
         )
         .group_by([
             col("band"),
-            col("year"),
+            Column::Year.col(),
             col("is_draw"),
-            col("draw_type"),
+            Column::DrawType.col(),
             col("draw_moves"),
         ])
         .agg([len().cast(DataType::UInt64).alias("games")])
@@ -404,7 +424,7 @@ pub fn cube(prepared: LazyFrame) -> Result<Vec<CubeRow>> {
 pub fn ensure_dedup_marks(tables: &[PathBuf]) -> Result<()> {
     for table in tables {
         let marked = scan_one(table)?
-            .select([col("duplicate").is_not_null().sum().alias("marked")])
+            .select([Column::Duplicate.col().is_not_null().sum().alias("marked")])
             .collect()?;
         let marked = marked
             .column("marked")?

@@ -420,7 +420,10 @@ fn coverage(h: &mut String, coverage: &[(String, u64)]) {
     h.push_str("</table>\n</section>\n");
 }
 
-fn rule_study_section(h: &mut String, study: &crate::analysis::rule_study::RuleStudy) -> anyhow::Result<()> {
+fn rule_study_section(
+    h: &mut String,
+    study: &crate::analysis::rule_study::RuleStudy,
+) -> anyhow::Result<()> {
     use crate::analysis::rule_study::GroupStats;
     h.push_str(
         "<section id=\"rules\">\n<h2>Rules against short draws</h2>\n<p class=\"caption\">Events played \
@@ -458,7 +461,9 @@ fn rule_study_section(h: &mut String, study: &crate::analysis::rule_study::RuleS
         let label = match arm {
             crate::analysis::rule_study::Arm::Rule => "Under rules against short draws",
             crate::analysis::rule_study::Arm::Control => "Comparable events without them",
-            crate::analysis::rule_study::Arm::Unregulated => "Rule series, editions without the rules",
+            crate::analysis::rule_study::Arm::Unregulated => {
+                "Rule series, editions without the rules"
+            }
         };
         row(h, label, stats, true);
         for ((a, series), s) in &study.series {

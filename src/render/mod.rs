@@ -20,4 +20,3 @@ pub fn escape(text: &str) -> String {
     }
     out
 }
-

@@ -581,7 +581,11 @@ impl Visitor for GameReplayer {
         ControlFlow::Continue(())
     }
 
-    fn comment(&mut self, _: &mut (), comment: pgn_reader::RawComment<'_>) -> ControlFlow<GameRecord> {
+    fn comment(
+        &mut self,
+        _: &mut (),
+        comment: pgn_reader::RawComment<'_>,
+    ) -> ControlFlow<GameRecord> {
         // A comment after a move belongs to the side that made it.
         if self.record.plies > 0 {
             let side = usize::from(self.pos.turn() == Color::White);
@@ -619,7 +623,10 @@ mod tests {
         // White's last comment has no clock; Black's is the one after e5.
         assert_eq!(games[0].clocks, [None, Some(59.0)]);
         let pgn = b"[Event \"a\"]\n\n1. e4 { [%clk 0:01:00] } e5 { [%clk 0:00:59] } 2. Nf3 { [%clk 0:00:58] } 1/2-1/2\n";
-        assert_eq!(GameReplayer::new().replay_all(pgn)[0].clocks, [Some(58.0), Some(59.0)]);
+        assert_eq!(
+            GameReplayer::new().replay_all(pgn)[0].clocks,
+            [Some(58.0), Some(59.0)]
+        );
     }
 
     #[test]

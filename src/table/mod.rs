@@ -7,8 +7,8 @@ use polars::polars_utils::compression::ZstdLevel;
 use polars::prelude::*;
 
 use crate::replay::{Field, GameRecord, TimeClass};
-use crate::schema::Column;
 use crate::rules::{BoardFacts, DrawType, GameResult};
+use crate::schema::Column;
 use shakmaty::Color;
 
 /// Rows per Parquet row group: memory stays flat whatever the input size.
@@ -89,7 +89,9 @@ const FLAG_COLUMNS: [Flag; 9] = [
     (Column::SeventyFiveMoves, |b| b.seventy_five_moves),
     (Column::ThreefoldClaimable, |b| b.threefold_claimable),
     (Column::FiftyClaimable, |b| b.fifty_claimable),
-    (Column::ClaimNeedsWrittenMove, |b| b.claim_needs_written_move),
+    (Column::ClaimNeedsWrittenMove, |b| {
+        b.claim_needs_written_move
+    }),
     (Column::DrawnOnBoard, |b| b.drawn_on_board()),
 ];
 
@@ -295,7 +297,11 @@ impl TableBuilder {
             full.error.finish().into_column(),
         ];
         columns.extend(full.text.into_iter().map(|(_, c)| c.finish().into_column()));
-        columns.extend(full.flags.into_iter().map(|(_, c)| c.finish().into_column()));
+        columns.extend(
+            full.flags
+                .into_iter()
+                .map(|(_, c)| c.finish().into_column()),
+        );
         // The schema decides the order.
         let position = |c: &polars::prelude::Column| {
             Column::from_name(c.name().as_str()).map(|c| Column::ALL.iter().position(|&x| x == c))
