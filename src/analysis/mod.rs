@@ -5,6 +5,8 @@
 
 pub mod audit;
 pub mod draws;
+pub mod games;
+pub mod outcomes;
 pub mod rule_study;
 pub mod scoring;
 pub mod table;
@@ -48,5 +50,49 @@ pub fn aggregate(
         coverage,
         synthetic,
         prepared,
+    })
+}
+
+/// Every analysis a report shows, as plain data.
+pub struct Report {
+    pub aggregate: Aggregate,
+    pub outcomes: outcomes::Outcomes,
+    pub rating_gap: games::RatingGap,
+    pub openings: games::Openings,
+    pub time_classes: games::TimeClasses,
+    pub clocks: games::Clocks,
+    pub scoring: scoring::ScoringStudy,
+    pub audit: audit::Audit,
+    /// The rule study, when a catalogue was given and some game matched it.
+    pub rule_study: Option<rule_study::RuleStudy>,
+}
+
+/// Opening groups a report lists.
+pub const TOP_OPENINGS: usize = 15;
+
+/// Runs every analysis of a report over the same filtered rows.
+pub fn report(
+    inputs: &[PathBuf],
+    filters: &Filters,
+    patterns: &EventPatterns,
+    catalogue: Option<&crate::study::events::EventCatalogue>,
+) -> Result<Report> {
+    let aggregate = aggregate(inputs, filters, patterns)?;
+    let prepared = || aggregate.prepared.clone();
+    let rule_study = match catalogue {
+        Some(catalogue) => Some(rule_study::rule_study(prepared(), catalogue, patterns)?)
+            .filter(|study| !study.is_empty()),
+        None => None,
+    };
+    Ok(Report {
+        outcomes: outcomes::outcomes(prepared())?,
+        rating_gap: games::rating_gap(prepared(), &filters.bands)?,
+        openings: games::openings(prepared(), TOP_OPENINGS)?,
+        time_classes: games::time_classes(prepared())?,
+        clocks: games::clocks(prepared())?,
+        scoring: scoring::scoring_study(prepared())?,
+        audit: audit::audit(prepared())?,
+        rule_study,
+        aggregate,
     })
 }

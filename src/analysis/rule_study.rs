@@ -120,6 +120,13 @@ pub struct RuleStudy {
     pub fast_games_left_out: u64,
 }
 
+impl RuleStudy {
+    /// No game of the catalogue's events is in the tables.
+    pub fn is_empty(&self) -> bool {
+        self.arms.values().all(|g| g.games == 0)
+    }
+}
+
 /// Runs the study over the rows the filters use.
 pub fn rule_study(
     prepared: LazyFrame,

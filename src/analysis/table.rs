@@ -28,6 +28,8 @@ pub struct Filters {
     pub variant: Option<String>,
     /// Leave out later copies of a game (needs `remis classify --dedup`).
     pub dedup: bool,
+    /// Leave out games with a bot (title `BOT`).
+    pub no_bots: bool,
 }
 
 impl Default for Filters {
@@ -42,6 +44,7 @@ impl Default for Filters {
             exclude_event: None,
             variant: None,
             dedup: false,
+            no_bots: false,
         }
     }
 }
@@ -71,6 +74,9 @@ impl Filters {
         }
         if self.dedup {
             out.push("duplicates left out".to_string());
+        }
+        if self.no_bots {
+            out.push("bot games left out".to_string());
         }
         out
     }
@@ -117,21 +123,7 @@ pub fn scan(paths: &[PathBuf]) -> Result<LazyFrame> {
     }
 }
 
-/// The columns every reader of a games table relies on.
-pub const REQUIRED_COLUMNS: [&str; 12] = [
-    "source",
-    "event",
-    "site",
-    "year",
-    "white_elo",
-    "black_elo",
-    "time_class",
-    "variant",
-    "result",
-    "ending",
-    "draw_type",
-    "moves",
-];
+
 
 /// Opens a games table lazily, after checking that it is a Parquet file
 /// written by `remis classify`: every error names the file.
@@ -145,8 +137,9 @@ fn scan_one(path: &Path) -> Result<LazyFrame> {
                 path.display()
             )
         })?;
-    let missing: Vec<&str> = REQUIRED_COLUMNS
+    let missing: Vec<&str> = Column::ALL
         .into_iter()
+        .map(Column::name)
         .filter(|c| !schema.contains(c))
         .collect();
     if !missing.is_empty() {
@@ -179,6 +172,17 @@ pub fn time_class_names() -> Vec<&'static str> {
 
 /// Why a row is left out of the rates, or "used".
 pub const USED: &str = "used";
+
+/// Derived columns of the prepared table (see [`prepare`]).
+pub const BAND: &str = "band";
+pub const REASON: &str = "reason";
+pub const IS_DRAW: &str = "is_draw";
+pub const EFFECTIVE_TIME_CLASS: &str = "effective_time_class";
+
+/// A `band` cell as a [`Band`]: null is unrated.
+pub fn band_of_row(band: Option<i32>) -> Band {
+    band.map_or(Band::Unrated, |b| Band::Rated(b.max(0) as u16))
+}
 
 /// The table with the columns the report needs: `band` (Int32: band index,
 /// -1 for players in different bands under `EloBasis::Both`, null unrated),
@@ -252,6 +256,10 @@ pub fn prepare(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Re
     ];
     if filters.dedup {
         reasons.push((Column::Duplicate.col(), "duplicate (--dedup)"));
+    }
+    if filters.no_bots {
+        let bot = |c: Column| c.col().eq(lit("BOT")).fill_null(lit(false));
+        reasons.push((bot(Column::WhiteTitle).or(bot(Column::BlackTitle)), "bot game (--no-bots)"));
     }
     if let Some(v) = &filters.variant {
         reasons.push((Column::Variant.col().neq(lit(v.as_str())), "other variant"));
@@ -407,9 +415,7 @@ pub fn cube(prepared: LazyFrame) -> Result<Vec<CubeRow>> {
     let games = df.column("games")?.u64()?;
     Ok((0..df.height())
         .map(|i| CubeRow {
-            band: band
-                .get(i)
-                .map_or(Band::Unrated, |b| Band::Rated(b.max(0) as u16)),
+            band: band_of_row(band.get(i)),
             year: year.get(i),
             is_draw: is_draw.get(i).unwrap_or(false),
             draw_type: draw_type.get(i).map(str::to_string),

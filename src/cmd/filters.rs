@@ -45,6 +45,12 @@ pub struct FilterArgs {
     /// Event-name patterns for --time-class (TOML, like data/event_patterns.toml).
     #[arg(long)]
     event_patterns: Option<std::path::PathBuf>,
+    /// Leave out games in which either player is a bot (title BOT).
+    #[arg(long)]
+    no_bots: bool,
+    /// The two short-draw limits in moves, e.g. 20,30 (Sonas uses < 25).
+    #[arg(long, value_delimiter = ',', num_args = 2, default_values_t = [20u32, 30])]
+    short_draw_moves: Vec<u32>,
 }
 
 fn parse_years(text: &str) -> Result<(i16, i16)> {
@@ -96,6 +102,11 @@ impl FilterArgs {
             exclude_event: regex("--exclude-event", &self.exclude_event)?,
             variant: self.variant.clone(),
             dedup: self.dedup,
+            no_bots: self.no_bots,
         })
+    }
+
+    pub fn short_draw_moves(&self) -> [u32; 2] {
+        [self.short_draw_moves[0], self.short_draw_moves[1]]
     }
 }

@@ -6,7 +6,7 @@ use std::{path::PathBuf, process::ExitCode};
 use anyhow::{Context, Result};
 
 use super::filters::FilterArgs;
-use remis::analysis::{self, rule_study, scoring};
+use remis::analysis;
 use remis::render::html;
 
 #[derive(clap::Args)]
@@ -23,6 +23,10 @@ pub struct Args {
     /// Add the rule study: events and their rules (TOML, e.g. data/events.toml).
     #[arg(long)]
     events: Option<PathBuf>,
+    /// At most this many rating bands get a line in the by-year chart (the
+    /// largest; the band × year table always has them all).
+    #[arg(long, default_value_t = 8)]
+    chart_bands: usize,
     #[command(flatten)]
     filters: FilterArgs,
 }
@@ -30,21 +34,14 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode> {
     let filters = args.filters.filters()?;
     let patterns = args.filters.event_patterns()?;
-    let aggregate = analysis::aggregate(&args.tables, &filters, &patterns)?;
-    let scoring = scoring::scoring_study(aggregate.prepared.clone())?;
-    let audit = analysis::audit::audit(aggregate.prepared.clone())?;
-    let study = match &args.events {
-        None => None,
-        Some(path) => {
-            let catalogue = super::sofia::catalogue(Some(path))?;
-            Some(rule_study::rule_study(
-                aggregate.prepared.clone(),
-                &catalogue,
-                &patterns,
-            )?)
-        }
-    };
-    let inputs: Vec<String> = aggregate
+    let catalogue = args
+        .events
+        .as_ref()
+        .map(|path| super::sofia::catalogue(Some(path)))
+        .transpose()?;
+    let report = analysis::report(&args.tables, &filters, &patterns, catalogue.as_ref())?;
+    let inputs: Vec<String> = report
+        .aggregate
         .tables
         .iter()
         .map(|p| p.display().to_string())
@@ -54,16 +51,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
             title: &args.title,
             inputs: &inputs,
             filters: &filters.describe(),
-            coverage: &aggregate.coverage,
             generated_by: concat!("remis ", env!("CARGO_PKG_VERSION")),
-            rule_study: study.as_ref(),
-            scoring: Some(&scoring),
-            audit: Some(&audit),
-            synthetic: aggregate.synthetic,
+            short_draws: args.filters.short_draw_moves(),
+            chart_bands: args.chart_bands,
         },
-        &aggregate.stats,
+        &report,
         &filters.bands,
     )?;
+    let aggregate = &report.aggregate;
     if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }

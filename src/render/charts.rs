@@ -86,7 +86,7 @@ pub fn chart_bands(stats: &DrawStats, limit: usize) -> Vec<Band> {
     bands
 }
 
-fn short_label(scheme: &BandScheme, band: Band) -> String {
+pub(crate) fn short_label(scheme: &BandScheme, band: Band) -> String {
     match (band, scheme.lower_edge(band)) {
         (Band::Unrated, _) => "unrated".into(),
         (Band::Rated(0), _) => scheme.label(band),
@@ -97,8 +97,8 @@ fn short_label(scheme: &BandScheme, band: Band) -> String {
 
 /// Draw rate by year, one line per band, with 95% Wilson intervals as
 /// shaded bands. Years with fewer than 30 games in a band are left out.
-pub fn rate_by_year(stats: &DrawStats, scheme: &BandScheme) -> Result<String> {
-    let bands = chart_bands(stats, 8);
+pub fn rate_by_year(stats: &DrawStats, scheme: &BandScheme, max_bands: usize) -> Result<String> {
+    let bands = chart_bands(stats, max_bands);
     // Only years in which some charted band has enough games to draw.
     let years: Vec<i16> = stats
         .years()
@@ -557,4 +557,96 @@ pub fn rule_study(study: &crate::analysis::rule_study::RuleStudy) -> Result<Stri
          comparable events without them, the share of games drawn, agreed \
          drawn, and drawn within 20 and within 30 moves, with 95 percent intervals.",
     ))
+}
+
+/// One line of a [`lines_by_category`] chart: a value (with its 95%
+/// interval) per category, `None` where there are too few games.
+pub struct Line {
+    pub label: String,
+    pub points: Vec<Option<(f64, f64, f64)>>,
+    /// Drawn dashed and without intervals (a prediction, not data).
+    pub dashed: bool,
+}
+
+/// Lines over categories (bands), with whiskers for the intervals; a line
+/// is broken where a value is missing, never drawn across the gap.
+pub fn lines_by_category(
+    id: &str,
+    title: &str,
+    desc: &str,
+    labels: &[String],
+    lines: &[Line],
+    y_desc: &str,
+) -> Result<String> {
+    if labels.is_empty() || lines.iter().all(|l| l.points.iter().all(Option::is_none)) {
+        return Ok(String::new());
+    }
+    let top = lines
+        .iter()
+        .flat_map(|l| l.points.iter().flatten().map(|p| p.2))
+        .fold(0.0f64, f64::max);
+    let top = ((top * 10.0).ceil() / 10.0 + 0.05).clamp(0.1, 1.0);
+    let width = (160 + 56 * labels.len() as u32).clamp(560, 1100);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, 420)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let mut chart = category_chart(&root, labels, top, BAND_AXIS, y_desc)?;
+        for (i, line) in lines.iter().enumerate() {
+            let color = BAND_COLORS[i % BAND_COLORS.len()];
+            let style = color.stroke_width(2);
+            // Runs of consecutive categories with a value.
+            let mut runs: Vec<Vec<(f64, f64)>> = Vec::new();
+            let mut current = Vec::new();
+            for (x, p) in line.points.iter().enumerate() {
+                match p {
+                    Some((v, _, _)) => current.push((x as f64, *v)),
+                    None if !current.is_empty() => runs.push(std::mem::take(&mut current)),
+                    None => {}
+                }
+            }
+            if !current.is_empty() {
+                runs.push(current);
+            }
+            let mut labelled = false;
+            for run in runs {
+                let series = if line.dashed {
+                    chart.draw_series(DashedLineSeries::new(run.clone(), 6, 4, style))
+                } else {
+                    chart.draw_series(LineSeries::new(run.clone(), style))
+                }
+                .map_err(err)?;
+                if !labelled {
+                    labelled = true;
+                    let dashed = line.dashed;
+                    series.label(line.label.clone()).legend(move |(x, y)| {
+                        if dashed {
+                            PathElement::new(vec![(x, y), (x + 6, y)], color.stroke_width(3))
+                        } else {
+                            PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
+                        }
+                    });
+                }
+                chart
+                    .draw_series(run.iter().map(|&(x, v)| Circle::new((x, v), 3, color.filled())))
+                    .map_err(err)?;
+            }
+            if !line.dashed {
+                for (x, p) in line.points.iter().enumerate() {
+                    if let Some((_, lo, hi)) = p {
+                        let x = x as f64 + 0.04 * i as f64;
+                        chart
+                            .draw_series(std::iter::once(PathElement::new(
+                                vec![(x, *lo), (x, *hi)],
+                                color.mix(0.6).stroke_width(1),
+                            )))
+                            .map_err(err)?;
+                    }
+                }
+            }
+        }
+        legend_box(&mut chart)?;
+        root.present().map_err(err)?;
+    }
+    Ok(accessible(svg, id, title, desc))
 }

@@ -14,30 +14,24 @@ pub struct PageInfo<'a> {
     pub title: &'a str,
     pub inputs: &'a [String],
     pub filters: &'a [String],
-    pub coverage: &'a [(String, u64)],
     pub generated_by: &'a str,
-    /// The rule study (events under rules against short draws), if asked for.
-    pub rule_study: Option<&'a crate::analysis::rule_study::RuleStudy>,
-    /// Alternative scoring systems.
-    pub scoring: Option<&'a crate::analysis::scoring::ScoringStudy>,
-    /// Results the Laws contradict.
-    pub audit: Option<&'a crate::analysis::audit::Audit>,
-    /// Rows of generated games: shown as a banner, because their figures
-    /// are not about chess anyone played.
-    pub synthetic: u64,
+    /// The two short-draw limits, in moves (default 20 and 30).
+    pub short_draws: [u32; 2],
+    /// At most this many bands get a line in the by-year chart.
+    pub chart_bands: usize,
 }
 
-fn pct(p: Option<f64>) -> String {
+pub(crate) fn pct(p: Option<f64>) -> String {
     p.map_or("–".into(), |r| format!("{:.1}%", r * 100.0))
 }
 
-fn interval(p: &Proportion) -> String {
+pub(crate) fn interval(p: &Proportion) -> String {
     p.wilson95().map_or("–".into(), |(lo, hi)| {
         format!("{:.1}–{:.1}%", lo * 100.0, hi * 100.0)
     })
 }
 
-fn thousands(n: u64) -> String {
+pub(crate) fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
@@ -87,9 +81,10 @@ ul.examples code { font-size: 0.8rem; color: var(--muted); }
 /// Renders the whole report.
 pub fn render(
     info: &PageInfo<'_>,
-    stats: &DrawStats,
+    report: &crate::analysis::Report,
     scheme: &BandScheme,
 ) -> anyhow::Result<String> {
+    let stats = &report.aggregate.stats;
     let mut h = String::with_capacity(256 * 1024);
     let overall = stats.overall();
     let decisive = stats.games - stats.draws;
@@ -102,13 +97,13 @@ pub fn render(
         title = escape(info.title)
     );
 
-    if info.synthetic > 0 {
+    if report.aggregate.synthetic > 0 {
         let _ = writeln!(
             h,
             "<div class=\"banner\" id=\"synthetic\" role=\"alert\"><strong>Generated games.</strong> \
              {} rows of these tables were made by <code>remis generate</code>: random legal moves between invented players. \
              The figures below show the tool at work; they say nothing about chess.</div>",
-            thousands(info.synthetic)
+            thousands(report.aggregate.synthetic)
         );
     }
 
@@ -142,7 +137,7 @@ pub fn render(
     h.push_str("</ul></details>\n</section>\n");
 
     // 2. Draw rate by year.
-    let years_svg = charts::rate_by_year(stats, scheme)?;
+    let years_svg = charts::rate_by_year(stats, scheme, info.chart_bands)?;
     section(
         &mut h,
         "by-year",
@@ -180,8 +175,9 @@ pub fn render(
 
     // 5. Length of drawn games.
     let length_svg = charts::draw_length(stats)?;
-    let (short20, agreed20) = stats.short_draws(20);
-    let (short30, agreed30) = stats.short_draws(30);
+    let [first, second] = info.short_draws;
+    let (short20, agreed20) = stats.short_draws(first);
+    let (short30, agreed30) = stats.short_draws(second);
     section(
         &mut h,
         "length",
@@ -192,7 +188,7 @@ pub fn render(
     );
     let _ = write!(
         h,
-        "<table><tr><th class=\"l\">Draws</th><th>≤ 20 moves</th><th>95% interval</th><th>≤ 30 moves</th><th>95% interval</th><th>n</th></tr>\
+        "<table><tr><th class=\"l\">Draws</th><th>≤ {first} moves</th><th>95% interval</th><th>≤ {second} moves</th><th>95% interval</th><th>n</th></tr>\
          <tr><td class=\"l\">All draws</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\
          <tr><td class=\"l\">Agreed draws</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr></table>\n\
          <p class=\"caption\">Mean length of drawn games: {} moves.</p>\n</section>\n",
@@ -214,23 +210,26 @@ pub fn render(
     // 6. Band × year table.
     heatmap(&mut h, stats, scheme);
 
-    // 7. Coverage.
-    coverage(&mut h, info.coverage);
+    // 7. Beyond the draw rate.
+    super::sections::outcomes(&mut h, &report.outcomes, scheme)?;
+    super::sections::rating_gap(&mut h, &report.rating_gap, scheme);
+    super::sections::time_classes(&mut h, &report.time_classes, scheme)?;
+    super::sections::openings(&mut h, &report.openings);
+    super::sections::clocks(&mut h, &report.clocks);
 
     // 8. Rules against short draws.
-    if let Some(study) = info.rule_study {
+    if let Some(study) = &report.rule_study {
         rule_study_section(&mut h, study)?;
     }
 
     // 9. Scoring systems.
-    if let Some(study) = info.scoring {
-        scoring_section(&mut h, study);
-    }
+    scoring_section(&mut h, &report.scoring);
 
     // 10. Results the Laws contradict.
-    if let Some(audit) = info.audit {
-        audit_section(&mut h, audit);
-    }
+    audit_section(&mut h, &report.audit);
+
+    // 11. Coverage.
+    coverage(&mut h, &report.aggregate.coverage);
 
     let _ = write!(
         h,
@@ -318,7 +317,7 @@ fn draw_type_table(h: &mut String, stats: &DrawStats, scheme: &BandScheme) {
 }
 
 /// Background colour for a draw rate: white at 0%, deep blue at 80%+.
-fn heat(rate: f64) -> String {
+pub(crate) fn heat(rate: f64) -> String {
     let t = (rate / 0.8).clamp(0.0, 1.0);
     let mix = |a: f64, b: f64| (a + (b - a) * t).round() as u8;
     format!(

@@ -4,6 +4,7 @@
 
 pub mod charts;
 pub mod html;
+pub mod sections;
 
 /// Escapes text for HTML element content and attribute values.
 pub fn escape(text: &str) -> String {

@@ -19,7 +19,7 @@ pub struct BandScheme {
 }
 
 /// A rating band, or the band of games without both ratings.
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash, Ord, PartialOrd)]
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash, Ord, PartialOrd, serde::Serialize)]
 pub enum Band {
     Rated(u16),
     Unrated,

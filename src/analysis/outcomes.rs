@@ -1,0 +1,216 @@
+//! Beyond the draw rate: wins, draws and losses, White's score, and the
+//! score the rating difference predicts (FIDE rating regulations, table
+//! 8.1(b)), by band and by band and year.
+
+use std::collections::BTreeMap;
+
+use anyhow::Result;
+use polars::prelude::*;
+
+use super::table::{BAND, USED, band_of_row};
+use crate::rules::GameResult;
+use crate::schema::Column;
+use crate::study::{Band, Proportion};
+
+/// FIDE rating regulations, table 8.1(b): the expected score of the
+/// higher-rated player by the rating difference D, as (largest D of the
+/// row, expected score in hundredths). Up to 400, the most that counts
+/// (8.3.1: "a difference in rating of more than 400 points shall be counted
+/// as though it were a difference of 400 points").
+const TABLE_8_1_B: [(u16, u8); 43] = [
+    (3, 50),
+    (10, 51),
+    (17, 52),
+    (25, 53),
+    (32, 54),
+    (39, 55),
+    (46, 56),
+    (53, 57),
+    (61, 58),
+    (68, 59),
+    (76, 60),
+    (83, 61),
+    (91, 62),
+    (98, 63),
+    (106, 64),
+    (113, 65),
+    (121, 66),
+    (129, 67),
+    (137, 68),
+    (145, 69),
+    (153, 70),
+    (162, 71),
+    (170, 72),
+    (179, 73),
+    (188, 74),
+    (197, 75),
+    (206, 76),
+    (215, 77),
+    (225, 78),
+    (235, 79),
+    (245, 80),
+    (256, 81),
+    (267, 82),
+    (278, 83),
+    (290, 84),
+    (302, 85),
+    (315, 86),
+    (328, 87),
+    (344, 88),
+    (357, 89),
+    (374, 90),
+    (391, 91),
+    (400, 92),
+];
+
+/// The expected score of White against Black by FIDE's table 8.1(b).
+pub fn expected_score(white_elo: u16, black_elo: u16) -> f64 {
+    let difference = i32::from(white_elo) - i32::from(black_elo);
+    let d = difference.unsigned_abs().min(400) as u16;
+    let higher = TABLE_8_1_B
+        .iter()
+        .find(|&&(last, _)| d <= last)
+        .map_or(92, |&(_, p)| p);
+    let higher = f64::from(higher) / 100.0;
+    if difference >= 0 { higher } else { 1.0 - higher }
+}
+
+/// Results of a group of games, from White's side.
+#[derive(Copy, Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct OutcomeCounts {
+    pub white_wins: u64,
+    pub draws: u64,
+    pub black_wins: u64,
+    /// Games with both ratings, and the sum of White's expected scores
+    /// over them.
+    pub rated: u64,
+    pub expected_sum: f64,
+}
+
+impl OutcomeCounts {
+    pub fn games(&self) -> u64 {
+        self.white_wins + self.draws + self.black_wins
+    }
+
+    pub fn white_win_share(&self) -> Proportion {
+        Proportion::new(self.white_wins, self.games())
+    }
+
+    pub fn draw_share(&self) -> Proportion {
+        Proportion::new(self.draws, self.games())
+    }
+
+    pub fn black_win_share(&self) -> Proportion {
+        Proportion::new(self.black_wins, self.games())
+    }
+
+    /// White's score (a win 1, a draw ½) with a 95% interval from the
+    /// normal approximation to the mean of per-game scores.
+    pub fn white_score(&self) -> Option<(f64, f64, f64)> {
+        let n = self.games() as f64;
+        if n == 0.0 {
+            return None;
+        }
+        let score = (self.white_wins as f64 + 0.5 * self.draws as f64) / n;
+        let second_moment = (self.white_wins as f64 + 0.25 * self.draws as f64) / n;
+        let variance = (second_moment - score * score).max(0.0);
+        let half = 1.959_964 * (variance / n).sqrt();
+        Some((score, (score - half).max(0.0), (score + half).min(1.0)))
+    }
+
+    /// White's mean expected score by table 8.1(b), over rated games.
+    pub fn expected_white_score(&self) -> Option<f64> {
+        (self.rated > 0).then(|| self.expected_sum / self.rated as f64)
+    }
+
+    fn add(&mut self, result: GameResult, games: u64, expected: Option<f64>) {
+        match result {
+            GameResult::Win(shakmaty::Color::White) => self.white_wins += games,
+            GameResult::Win(shakmaty::Color::Black) => self.black_wins += games,
+            GameResult::Draw => self.draws += games,
+            GameResult::Unknown => {}
+        }
+        if let Some(e) = expected {
+            self.rated += games;
+            self.expected_sum += e * games as f64;
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Outcomes {
+    pub overall: OutcomeCounts,
+    pub by_band: BTreeMap<Band, OutcomeCounts>,
+    pub by_band_year: BTreeMap<(Band, i16), OutcomeCounts>,
+}
+
+/// The outcome split of the games a report uses.
+pub fn outcomes(prepared: LazyFrame) -> Result<Outcomes> {
+    let df = prepared
+        .filter(col("reason").eq(lit(USED)))
+        .group_by([
+            col(BAND),
+            Column::Year.col(),
+            Column::Result.col(),
+            Column::WhiteElo.col(),
+            Column::BlackElo.col(),
+        ])
+        .agg([len().cast(DataType::UInt64).alias("games")])
+        .collect()?;
+    let band = df.column(BAND)?.i32()?;
+    let year = df.column(Column::Year.name())?.i16()?;
+    let result = df.column(Column::Result.name())?.str()?;
+    let white = df.column(Column::WhiteElo.name())?.u16()?;
+    let black = df.column(Column::BlackElo.name())?.u16()?;
+    let games = df.column("games")?.u64()?;
+    let mut out = Outcomes::default();
+    for i in 0..df.height() {
+        let Some(result) = result.get(i).and_then(|r| GameResult::parse(r.as_bytes())) else {
+            continue;
+        };
+        let n = games.get(i).unwrap_or(0);
+        let expected = white.get(i).zip(black.get(i)).map(|(w, b)| expected_score(w, b));
+        let band = band_of_row(band.get(i));
+        out.overall.add(result, n, expected);
+        out.by_band.entry(band).or_default().add(result, n, expected);
+        if let Some(y) = year.get(i) {
+            out.by_band_year
+                .entry((band, y))
+                .or_default()
+                .add(result, n, expected);
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fide_table_8_1_b() {
+        assert_eq!(expected_score(2500, 2500), 0.5);
+        assert_eq!(expected_score(2600, 2500), 0.64);
+        assert_eq!(expected_score(2500, 2600), 0.36);
+        assert_eq!(expected_score(2357, 2000), 0.89);
+        assert_eq!(expected_score(2358, 2000), 0.90);
+        // More than 400 counts as 400.
+        assert_eq!(expected_score(2900, 2000), 0.92);
+        assert!((expected_score(2000, 2900) - 0.08).abs() < 1e-12);
+    }
+
+    #[test]
+    fn white_score_interval() {
+        let c = OutcomeCounts {
+            white_wins: 40,
+            draws: 20,
+            black_wins: 40,
+            ..Default::default()
+        };
+        let (s, lo, hi) = c.white_score().unwrap();
+        assert!((s - 0.5).abs() < 1e-12);
+        // Per-game variance: (40 + 20/4)/100 - 0.25 = 0.2; se = sqrt(0.002).
+        let half = 1.959_964 * (0.2f64 / 100.0).sqrt();
+        assert!((hi - s - half).abs() < 1e-9 && (s - lo - half).abs() < 1e-9);
+    }
+}

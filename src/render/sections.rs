@@ -1,0 +1,347 @@
+//! Report sections for the analyses beyond the draw rate: outcomes and
+//! White's score, the rating gap, openings, time classes and clocks. Each
+//! takes plain data from `analysis` and writes HTML.
+
+use std::fmt::Write;
+
+use super::charts::{self, Line};
+use super::escape;
+use super::html::{heat, interval, pct, thousands};
+use crate::analysis::draws::MIN_CELL_GAMES;
+use crate::analysis::games::{
+    self, Clocks, Openings, RatingGap, RatingSystem, TimeClasses, clock_label, gap_label,
+};
+use crate::analysis::outcomes::{OutcomeCounts, Outcomes};
+use crate::study::{Band, BandScheme, Proportion};
+
+fn score(c: &OutcomeCounts) -> String {
+    c.white_score()
+        .map_or("–".into(), |(s, lo, hi)| format!("{:.3} ({:.3}–{:.3})", s, lo, hi))
+}
+
+fn expected(c: &OutcomeCounts) -> String {
+    c.expected_white_score()
+        .map_or("–".into(), |e| format!("{e:.3}"))
+}
+
+fn share_cell(p: &Proportion) -> String {
+    format!("<td title=\"95% interval {}\">{}</td>", interval(p), pct(p.rate()))
+}
+
+/// Win / draw / loss and White's score by band, observed and expected.
+pub fn outcomes(h: &mut String, o: &Outcomes, scheme: &BandScheme) -> anyhow::Result<()> {
+    let bands: Vec<Band> = o
+        .by_band
+        .iter()
+        .filter(|(_, c)| c.games() >= MIN_CELL_GAMES)
+        .map(|(&b, _)| b)
+        .collect();
+    let labels: Vec<String> = bands.iter().map(|&b| charts::short_label(scheme, b)).collect();
+    let observed = Line {
+        label: "White's score (observed)".into(),
+        points: bands.iter().map(|b| o.by_band[b].white_score()).collect(),
+        dashed: false,
+    };
+    let predicted = Line {
+        label: "Expected from ratings (FIDE 8.1(b))".into(),
+        points: bands
+            .iter()
+            .map(|b| o.by_band[b].expected_white_score().map(|e| (e, e, e)))
+            .collect(),
+        dashed: true,
+    };
+    let svg = charts::lines_by_category(
+        "chart-score",
+        "White's score by rating band, observed and expected",
+        "Line chart: White's mean score per game in each rating band (a win 1, a draw one half), \
+         with 95 percent intervals, and the score expected from the players' rating difference \
+         by FIDE's table 8.1(b), dashed.",
+        &labels,
+        &[observed, predicted],
+        "White's score",
+    )?;
+    let _ = write!(
+        h,
+        "<section id=\"outcomes\">\n<h2>Wins, draws and losses</h2>\n<p class=\"caption\">White's wins, draws and \
+         Black's wins in each band; White's score (a win 1, a draw ½) with a 95% interval, next to the score the \
+         rating difference predicts by the FIDE rating regulations' table 8.1(b) (differences over 400 count as \
+         400), averaged over the band's rated games. Bands with fewer than {MIN_CELL_GAMES} games are left out of \
+         the chart.</p>\n<figure>{svg}</figure>\n\
+         <table><tr><th class=\"l\">Band</th><th>Games</th><th>White wins</th><th>Draws</th><th>Black wins</th>\
+         <th>White's score (95%)</th><th>Expected</th></tr>"
+    );
+    let rows = o
+        .by_band
+        .iter()
+        .map(|(&b, c)| (scheme.label(b), c))
+        .chain(std::iter::once(("All".to_string(), &o.overall)));
+    for (label, c) in rows {
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td>{}{}{}<td>{}</td><td>{}</td></tr>",
+            escape(&label),
+            thousands(c.games()),
+            share_cell(&c.white_win_share()),
+            share_cell(&c.draw_share()),
+            share_cell(&c.black_win_share()),
+            score(c),
+            expected(c)
+        );
+    }
+    h.push_str("</table>\n");
+    // By band and year, as a compact table of White's score.
+    let years: Vec<i16> = {
+        let mut y: Vec<i16> = o.by_band_year.keys().map(|&(_, y)| y).collect();
+        y.sort_unstable();
+        y.dedup();
+        y
+    };
+    if years.len() > 1 {
+        let _ = write!(
+            h,
+            "<details><summary>White's score by band and year</summary><div class=\"wide\"><table><tr><th class=\"l\">Band</th>"
+        );
+        for y in &years {
+            let _ = write!(h, "<th>{y}</th>");
+        }
+        h.push_str("</tr>");
+        for &band in o.by_band.keys() {
+            let _ = write!(h, "<tr><th class=\"l\">{}</th>", escape(&scheme.label(band)));
+            for y in &years {
+                match o.by_band_year.get(&(band, *y)) {
+                    Some(c) if c.games() > 0 => {
+                        let (s, lo, hi) = c.white_score().unwrap_or((0.0, 0.0, 0.0));
+                        let class = if c.games() < MIN_CELL_GAMES { " class=\"small\"" } else { "" };
+                        let _ = write!(
+                            h,
+                            "<td{class} title=\"95% interval {lo:.3}–{hi:.3}; expected {}\">{s:.2}<br>n={}</td>",
+                            expected(c),
+                            c.games()
+                        );
+                    }
+                    _ => h.push_str("<td></td>"),
+                }
+            }
+            h.push_str("</tr>");
+        }
+        h.push_str("</table></div></details>\n");
+    }
+    h.push_str("</section>\n");
+    Ok(())
+}
+
+/// Draw rate by mean rating × rating gap, as a heat table.
+pub fn rating_gap(h: &mut String, gap: &RatingGap, scheme: &BandScheme) {
+    let bins = games::GAP_EDGES.len() + 1;
+    let bands: Vec<Band> = {
+        let mut b: Vec<Band> = gap.cells.keys().map(|&(band, _)| band).collect();
+        b.sort();
+        b.dedup();
+        b
+    };
+    let sampled: u64 = gap.systems.values().sum();
+    let systems: Vec<String> = gap
+        .systems
+        .iter()
+        .map(|(s, n)| format!("{} ({}%)", s.label(), (100 * n).checked_div(sampled).unwrap_or(0)))
+        .collect();
+    let lichess = gap.systems.contains_key(&RatingSystem::LichessGlicko2)
+        || gap.systems.contains_key(&RatingSystem::ChessComGlicko);
+    let _ = write!(
+        h,
+        "<section id=\"rating-gap\">\n<h2>Draw rate by rating and rating gap</h2>\n<p class=\"caption\">Rows: the mean \
+         rating of the two players; columns: the difference between them. After Jeff Sonas's ChessBase series and \
+         chess-db's draw-rate table, which show the draw rate rising with strength and falling with the gap. \
+         Ratings: {}.{} Cells with fewer than {MIN_CELL_GAMES} games are greyed.</p>\n<div class=\"wide\"><table>\
+         <tr><th class=\"l\">Mean rating</th>",
+        escape(&systems.join(", ")),
+        if lichess {
+            " Online Glicko ratings run on another scale than FIDE Elo; compare shapes, not levels."
+        } else {
+            ""
+        }
+    );
+    for bin in 0..bins {
+        let _ = write!(h, "<th>gap {}</th>", gap_label(bin));
+    }
+    h.push_str("</tr>\n");
+    for band in bands {
+        let _ = write!(h, "<tr><th class=\"l\">{}</th>", escape(&scheme.label(band)));
+        for bin in 0..bins {
+            match gap.cells.get(&(band, bin)) {
+                None => h.push_str("<td></td>"),
+                Some(p) if p.n < MIN_CELL_GAMES => {
+                    let _ = write!(h, "<td class=\"small\">{}<br>n={}</td>", pct(p.rate()), p.n);
+                }
+                Some(p) => {
+                    let rate = p.rate().unwrap_or(0.0);
+                    let color = if rate > 0.45 { "#fff" } else { "inherit" };
+                    let _ = write!(
+                        h,
+                        "<td style=\"background:{};color:{color}\" title=\"95% interval {}\">{}<br>n={}</td>",
+                        heat(rate),
+                        interval(p),
+                        pct(p.rate()),
+                        p.n
+                    );
+                }
+            }
+        }
+        h.push_str("</tr>\n");
+    }
+    h.push_str("</table></div>\n</section>\n");
+}
+
+fn opening_table(h: &mut String, title: &str, groups: &[games::OpeningGroup]) {
+    if groups.is_empty() {
+        return;
+    }
+    let _ = write!(
+        h,
+        "<h3>{}</h3><table><tr><th class=\"l\">Opening</th><th>Games</th><th>Draw rate</th><th>95% interval</th>\
+         <th class=\"l\">Most common draw types</th></tr>",
+        escape(title)
+    );
+    for g in groups {
+        let mut kinds: Vec<(&String, &u64)> = g.draw_types.iter().filter(|(_, n)| **n > 0).collect();
+        kinds.sort_by(|a, b| b.1.cmp(a.1));
+        let kinds: Vec<String> = kinds
+            .iter()
+            .take(3)
+            .map(|(k, n)| format!("{} {}", k.replace('_', " "), n))
+            .collect();
+        let class = if g.draws.n < MIN_CELL_GAMES { " class=\"small\"" } else { "" };
+        let _ = write!(
+            h,
+            "<tr{class}><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"l\">{}</td></tr>",
+            escape(&g.name),
+            thousands(g.draws.n),
+            pct(g.draws.rate()),
+            interval(&g.draws),
+            escape(&kinds.join(", "))
+        );
+    }
+    h.push_str("</table>\n");
+}
+
+/// Draw rate and draw types of the largest opening groups.
+pub fn openings(h: &mut String, o: &Openings) {
+    if o.by_eco.is_empty() && o.by_name.is_empty() {
+        return;
+    }
+    let _ = write!(
+        h,
+        "<section id=\"openings\">\n<h2>Draws by opening</h2>\n<p class=\"caption\">The largest groups of games by \
+         ECO code and, where the games carry an <code>Opening</code> tag (lichess), by opening name: draw rate \
+         with its 95% interval, and the draw types most often seen. Groups with fewer than {MIN_CELL_GAMES} games \
+         are greyed.</p>\n"
+    );
+    opening_table(h, "By ECO code", &o.by_eco);
+    opening_table(h, "By opening name", &o.by_name);
+    h.push_str("</section>\n");
+}
+
+/// Draw rate by band for each time class: small multiples as lines.
+pub fn time_classes(
+    h: &mut String,
+    t: &TimeClasses,
+    scheme: &BandScheme,
+) -> anyhow::Result<()> {
+    if t.by_class.len() < 2 {
+        return Ok(());
+    }
+    let bands: Vec<Band> = {
+        let mut b: Vec<Band> = t
+            .by_class_band
+            .iter()
+            .filter(|(_, p)| p.n >= MIN_CELL_GAMES)
+            .map(|((_, band), _)| *band)
+            .collect();
+        b.sort();
+        b.dedup();
+        b
+    };
+    let labels: Vec<String> = bands.iter().map(|&b| charts::short_label(scheme, b)).collect();
+    let order = ["bullet", "blitz", "rapid", "classical", "correspondence", "blindfold", "simul"];
+    let mut classes: Vec<&String> = t.by_class.keys().collect();
+    classes.sort_by_key(|c| order.iter().position(|o| o == c).unwrap_or(order.len()));
+    let lines: Vec<Line> = classes
+        .iter()
+        .map(|class| Line {
+            label: format!("{class} (n={})", t.by_class[*class].n),
+            points: bands
+                .iter()
+                .map(|b| {
+                    let p = t.by_class_band.get(&((*class).clone(), *b))?;
+                    if p.n < MIN_CELL_GAMES {
+                        return None;
+                    }
+                    let (lo, hi) = p.wilson95()?;
+                    Some((p.rate()?, lo, hi))
+                })
+                .collect(),
+            dashed: false,
+        })
+        .collect();
+    let svg = charts::lines_by_category(
+        "chart-time-class",
+        "Draw rate by rating band for each time class",
+        "Line chart: one line per time class (bullet, blitz, rapid, classical), draw rate by rating band \
+         with 95 percent intervals; bands with fewer than 30 games of a class are left out of its line.",
+        &labels,
+        &lines,
+        "Draw rate",
+    )?;
+    let _ = write!(
+        h,
+        "<section id=\"time-classes\">\n<h2>Draws by time control</h2>\n<p class=\"caption\">The time class comes from \
+         the <code>TimeControl</code> tag (lichess's limits on base + 40 × increment), else from the event's name. \
+         One line per class.</p>\n<figure>{svg}</figure>\n<table><tr><th class=\"l\">Time class</th><th>Games</th>\
+         <th>Draw rate</th><th>95% interval</th></tr>"
+    );
+    for class in classes {
+        let p = &t.by_class[class];
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(class),
+            thousands(p.n),
+            pct(p.rate()),
+            interval(p)
+        );
+    }
+    h.push_str("</table>\n</section>\n");
+    Ok(())
+}
+
+/// What the clocks showed when a draw was agreed or a flag fell.
+pub fn clocks(h: &mut String, c: &Clocks) {
+    let agreed: u64 = c.agreed_lower_clock.values().sum();
+    let flags: u64 = c.flag_winner_clock.values().sum();
+    if agreed + flags == 0 {
+        return;
+    }
+    let _ = write!(
+        h,
+        "<section id=\"clocks\">\n<h2>Clocks at the end</h2>\n<p class=\"caption\">From the <code>[%clk]</code> \
+         comments (lichess, chess.com): for agreed draws the lower of the two clocks after each side's last move; \
+         for games lost on time the winner's clock. {} agreed draws and {} losses on time had no clock.</p>\n\
+         <table><tr><th class=\"l\">Clock</th><th>Agreed draws</th><th>Share</th><th>Won on time</th><th>Share</th></tr>",
+        thousands(c.agreed_without_clock),
+        thousands(c.flag_without_clock)
+    );
+    for bin in 0..=games::CLOCK_EDGES.len() {
+        let a = c.agreed_lower_clock.get(&bin).copied().unwrap_or(0);
+        let f = c.flag_winner_clock.get(&bin).copied().unwrap_or(0);
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(&clock_label(bin)),
+            thousands(a),
+            pct(Proportion::new(a, agreed).rate()),
+            thousands(f),
+            pct(Proportion::new(f, flags).rate())
+        );
+    }
+    h.push_str("</table>\n</section>\n");
+}
