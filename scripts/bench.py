@@ -110,6 +110,8 @@ def main():
         r = results.setdefault(name, {"games": games, "mib": mib})
         measure("remis, 1 thread", [REMIS, "classify", path, "--threads", "1", "--out", tmp], games, args.runs, r)
         measure("remis, 2 threads", [REMIS, "classify", path, "--threads", "2", "--out", tmp], games, args.runs, r)
+        measure("remis, 2 threads, --no-search", [REMIS, "classify", path, "--threads", "2", "--no-search",
+                                                  "--out", tmp], games, args.runs, r)
         measure("bare replay, 1 thread", [BARE, path, "1"], games, args.runs, r)
         measure("bare replay, 2 threads", [BARE, path, "2"], games, args.runs, r)
         measure("pgn-extract", [PGN_EXTRACT, "-s", "--fifty", "--repetition", "--stalemate",
@@ -149,7 +151,10 @@ def ratios(results):
         lines.append(f"{name}: remis 1 thread / pgn-extract = {one / r['pgn-extract']['games_per_s']:.2f}x; "
                      f"/ python-chess = {one / r['python-chess']['games_per_s']:.0f}x; "
                      f"/ bare replay = {100 * one / r['bare replay, 1 thread']['games_per_s']:.0f}%; "
-                     f"2 threads / 1 thread = {r['remis, 2 threads']['games_per_s'] / one:.2f}x")
+                     f"2 threads / 1 thread = {r['remis, 2 threads']['games_per_s'] / one:.2f}x; "
+                     f"2 threads / bare 2 threads = {100 * r['remis, 2 threads']['games_per_s'] / r['bare replay, 2 threads']['games_per_s']:.0f}%; "
+                     f"dead-position and 6.9 search cost = "
+                     f"{100 * (r['remis, 2 threads']['wall_s'] / r['remis, 2 threads, --no-search']['wall_s'] - 1):+.1f}% wall")
     c = results["compressed"]
     plain = c["remis, 2 threads, plain"]["wall_s"]
     lines.append(f"zst / plain wall = {c['remis, 2 threads, .zst']['wall_s'] / plain:.2f}; "

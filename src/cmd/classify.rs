@@ -58,6 +58,11 @@ pub struct Args {
     /// audits of the filter).
     #[arg(long)]
     search_everywhere: bool,
+    /// Skip the dead-position and mating-chance searches (their columns are
+    /// then null, and only the static material test finds dead positions).
+    /// For measuring what the search costs.
+    #[arg(long, conflicts_with = "search_everywhere")]
+    no_search: bool,
     /// Bytes of PGN per work unit.
     #[arg(long, default_value_t = 1 << 20, hide = true)]
     chunk_bytes: usize,
@@ -112,6 +117,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         search: SearchOptions {
             deep_nodes: args.search_nodes,
             everywhere: args.search_everywhere,
+            off: args.no_search,
         },
     };
     let started = std::time::Instant::now();

@@ -6,14 +6,32 @@ use std::{io::Write, path::PathBuf, process::ExitCode};
 use anyhow::Result;
 
 use super::filters::FilterArgs;
-use remis::analysis::{self, draws::DrawStats};
-use remis::study::{Band, BandScheme, Proportion};
+use remis::analysis::{
+    self, games,
+    outcomes::{self, OutcomeCounts, Outcomes},
+};
+use remis::analysis::draws::DrawStats;
+use remis::render::text::{Cell, Format, Table};
+use remis::study::{BandScheme, Proportion};
 
-#[derive(Copy, Clone, Debug, clap::ValueEnum)]
-enum Format {
-    Table,
-    Csv,
-    Json,
+/// What `remis stats` prints.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, clap::ValueEnum)]
+enum View {
+    /// Draw rate by band and year (with --by-band: by band only).
+    Draws,
+    /// Wins, draws and losses, White's score and the score FIDE's table
+    /// 8.1(b) expects, by band and year.
+    Outcomes,
+    /// Draw rate by mean rating and rating gap.
+    Gap,
+    /// Draw rate and draw types of the largest opening groups.
+    Openings,
+    /// Draw rate by time class and band.
+    TimeClasses,
+    /// Clocks at the end of agreed draws and of games won on time.
+    Clocks,
+    /// Results the Laws contradict.
+    Audit,
 }
 
 #[derive(clap::Args)]
@@ -21,181 +39,196 @@ pub struct Args {
     /// Output folders of `remis classify` or `games.parquet` files.
     #[arg(required = true)]
     tables: Vec<PathBuf>,
-    /// Group by band only (all years together).
+    /// What to print.
+    #[arg(long, value_enum, default_value_t = View::Draws)]
+    view: View,
+    /// Group by band only (all years together), for the draws and outcomes
+    /// views.
     #[arg(long)]
     by_band: bool,
-    /// How to print: an aligned table, CSV or JSON.
+    /// How to print.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
-    /// Print the results the Laws contradict (wins on time by a side that
-    /// could not mate, wins after a drawn ending, draws on a mate, moves
-    /// after a dead position) instead of the draw table.
+    /// Short for --view audit.
     #[arg(long)]
     audit: bool,
     #[command(flatten)]
     filters: FilterArgs,
 }
 
-struct Row {
-    band: String,
-    year: Option<i16>,
-    p: Proportion,
+fn share(p: &Proportion) -> [Cell; 3] {
+    let (lo, hi) = p.wilson95().map_or((None, None), |(l, h)| (Some(l), Some(h)));
+    [Cell::Share(p.rate()), Cell::Share(lo), Cell::Share(hi)]
 }
 
-fn rows(stats: &DrawStats, scheme: &BandScheme, by_band: bool) -> Vec<Row> {
-    let mut out = Vec::new();
-    let bands: Vec<Band> = stats.by_band.keys().copied().collect();
-    for band in bands {
+fn draws_table(stats: &DrawStats, scheme: &BandScheme, by_band: bool) -> Table {
+    let mut t = Table::new(vec!["band", "year", "games", "draws", "draw_rate", "ci95_low", "ci95_high"]);
+    let mut row = |band: String, year: Option<i16>, p: &Proportion| {
+        let mut cells = vec![
+            Cell::Text(band),
+            Cell::Text(year.map_or("all".into(), |y| y.to_string())),
+            Cell::Count(p.n),
+            Cell::Count(p.successes),
+        ];
+        cells.extend(share(p));
+        t.push(cells);
+    };
+    for (&band, total) in &stats.by_band {
         if !by_band {
-            for ((b, y), p) in &stats.by_band_year {
-                if *b == band {
-                    out.push(Row {
-                        band: scheme.label(band),
-                        year: Some(*y),
-                        p: *p,
-                    });
-                }
+            for ((b, y), p) in stats.by_band_year.range((band, i16::MIN)..=(band, i16::MAX)) {
+                debug_assert_eq!(*b, band);
+                row(scheme.label(band), Some(*y), p);
             }
         }
-        out.push(Row {
-            band: scheme.label(band),
-            year: None,
-            p: stats.by_band[&band],
-        });
+        row(scheme.label(band), None, total);
     }
-    out.push(Row {
-        band: "all".into(),
-        year: None,
-        p: stats.overall(),
-    });
-    out
+    row("all".into(), None, &stats.overall());
+    t
+}
+
+fn outcomes_table(o: &Outcomes, scheme: &BandScheme, by_band: bool) -> Table {
+    let mut t = Table::new(vec![
+        "band", "year", "games", "white_wins", "draws", "black_wins", "white_score", "ci95_low",
+        "ci95_high", "expected_score",
+    ]);
+    let mut row = |band: String, year: Option<i16>, c: &OutcomeCounts| {
+        let (s, lo, hi) = c
+            .white_score()
+            .map_or((None, None, None), |(s, l, h)| (Some(s), Some(l), Some(h)));
+        t.push(vec![
+            Cell::Text(band),
+            Cell::Text(year.map_or("all".into(), |y| y.to_string())),
+            Cell::Count(c.games()),
+            Cell::Count(c.white_wins),
+            Cell::Count(c.draws),
+            Cell::Count(c.black_wins),
+            Cell::Number(s),
+            Cell::Number(lo),
+            Cell::Number(hi),
+            Cell::Number(c.expected_white_score()),
+        ]);
+    };
+    for (&band, total) in &o.by_band {
+        if !by_band {
+            for ((_, y), c) in o.by_band_year.range((band, i16::MIN)..=(band, i16::MAX)) {
+                row(scheme.label(band), Some(*y), c);
+            }
+        }
+        row(scheme.label(band), None, total);
+    }
+    row("all".into(), None, &o.overall);
+    t
+}
+
+fn gap_table(g: &games::RatingGap, scheme: &BandScheme) -> Table {
+    let mut t = Table::new(vec!["mean_rating", "gap", "games", "draws", "draw_rate", "ci95_low", "ci95_high"]);
+    for (&(band, bin), p) in &g.cells {
+        let mut cells = vec![
+            Cell::Text(scheme.label(band)),
+            Cell::Text(games::gap_label(bin)),
+            Cell::Count(p.n),
+            Cell::Count(p.successes),
+        ];
+        cells.extend(share(p));
+        t.push(cells);
+    }
+    t
+}
+
+fn openings_table(o: &games::Openings) -> Table {
+    let mut t = Table::new(vec!["by", "opening", "games", "draws", "draw_rate", "ci95_low", "ci95_high"]);
+    for (by, groups) in [("eco", &o.by_eco), ("name", &o.by_name)] {
+        for g in groups {
+            let mut cells = vec![
+                Cell::Text(by.into()),
+                Cell::Text(g.name.clone()),
+                Cell::Count(g.draws.n),
+                Cell::Count(g.draws.successes),
+            ];
+            cells.extend(share(&g.draws));
+            t.push(cells);
+        }
+    }
+    t
+}
+
+fn time_classes_table(tc: &games::TimeClasses, scheme: &BandScheme) -> Table {
+    let mut t = Table::new(vec!["time_class", "band", "games", "draws", "draw_rate", "ci95_low", "ci95_high"]);
+    for (class, total) in &tc.by_class {
+        for ((c, band), p) in &tc.by_class_band {
+            if c == class {
+                let mut cells = vec![
+                    Cell::Text(class.clone()),
+                    Cell::Text(scheme.label(*band)),
+                    Cell::Count(p.n),
+                    Cell::Count(p.successes),
+                ];
+                cells.extend(share(p));
+                t.push(cells);
+            }
+        }
+        let mut cells = vec![
+            Cell::Text(class.clone()),
+            Cell::Text("all".into()),
+            Cell::Count(total.n),
+            Cell::Count(total.successes),
+        ];
+        cells.extend(share(total));
+        t.push(cells);
+    }
+    t
+}
+
+fn clocks_table(c: &games::Clocks) -> Table {
+    let mut t = Table::new(vec!["games", "clock", "count"]);
+    for (what, bins, missing) in [
+        ("agreed draws (lower clock)", &c.agreed_lower_clock, c.agreed_without_clock),
+        ("won on time (winner's clock)", &c.flag_winner_clock, c.flag_without_clock),
+    ] {
+        for bin in 0..=games::CLOCK_EDGES.len() {
+            t.push(vec![
+                Cell::Text(what.into()),
+                Cell::Text(games::clock_label(bin)),
+                Cell::Count(bins.get(&bin).copied().unwrap_or(0)),
+            ]);
+        }
+        t.push(vec![Cell::Text(what.into()), Cell::Text("no clock".into()), Cell::Count(missing)]);
+    }
+    t
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let filters = args.filters.filters()?;
-    let aggregate = analysis::aggregate(&args.tables, &filters, &args.filters.event_patterns()?)?;
-    if args.audit {
-        let audit = analysis::audit::audit(aggregate.prepared.clone())?;
-        print_audit(&audit, args.format)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    let rows = rows(&aggregate.stats, &filters.bands, args.by_band);
-    let mut out = std::io::stdout().lock();
+    let patterns = args.filters.event_patterns()?;
+    let view = if args.audit { View::Audit } else { args.view };
+    let aggregate = analysis::aggregate(&args.tables, &filters, &patterns)?;
     if aggregate.stats.games == 0 {
-        eprintln!(
-            "remis: no games matched ({})",
-            filters.describe().join(", ")
-        );
+        eprintln!("remis: no games matched ({})", filters.describe().join(", "));
     }
-    let cells = |r: &Row| {
-        let (lo, hi) = r.p.wilson95().unwrap_or((f64::NAN, f64::NAN));
-        (
-            r.year.map_or("all".to_string(), |y| y.to_string()),
-            r.p.rate().unwrap_or(f64::NAN),
-            lo,
-            hi,
-        )
+    let scheme = &filters.bands;
+    let prepared = || aggregate.prepared.clone();
+    let table = match view {
+        View::Audit => {
+            let audit = analysis::audit::audit(prepared())?;
+            print_audit(&audit, args.format)?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        View::Draws => draws_table(&aggregate.stats, scheme, args.by_band),
+        View::Outcomes => outcomes_table(&outcomes::outcomes(prepared())?, scheme, args.by_band),
+        View::Gap => gap_table(&games::rating_gap(prepared(), scheme)?, scheme),
+        View::Openings => openings_table(&games::openings(prepared(), analysis::TOP_OPENINGS)?),
+        View::TimeClasses => time_classes_table(&games::time_classes(prepared())?, scheme),
+        View::Clocks => clocks_table(&games::clocks(prepared())?),
     };
-    // Empty cells read "–" in the terminal, stay empty in CSV.
-    let percent = |v: f64| {
-        if v.is_finite() {
-            format!("{:.1}%", v * 100.0)
-        } else {
-            "–".into()
-        }
-    };
-    let csv_number = |v: f64| {
-        if v.is_finite() {
-            format!("{v:.6}")
-        } else {
-            String::new()
-        }
-    };
-    match args.format {
-        Format::Table => {
-            writeln!(
-                out,
-                "{:<12} {:>5} {:>9} {:>9} {:>7}  {:<15}",
-                "band", "year", "games", "draws", "rate", "95% interval"
-            )?;
-            for r in &rows {
-                let (year, rate, lo, hi) = cells(r);
-                let interval = if lo.is_finite() {
-                    format!("{:.1}–{:.1}%", lo * 100.0, hi * 100.0)
-                } else {
-                    "–".into()
-                };
-                writeln!(
-                    out,
-                    "{:<12} {:>5} {:>9} {:>9} {:>7}  {:<15}{}",
-                    r.band,
-                    year,
-                    r.p.n,
-                    r.p.successes,
-                    percent(rate),
-                    interval,
-                    if r.p.n < analysis::draws::MIN_CELL_GAMES {
-                        "  (n < 30)"
-                    } else {
-                        ""
-                    }
-                )?;
+    let mut out = std::io::stdout().lock();
+    table.write(&mut out, args.format)?;
+    if view == View::Draws && args.format == Format::Table {
+        let read: u64 = aggregate.coverage.iter().map(|(_, n)| n).sum();
+        writeln!(out, "rows read {read}, used {}", aggregate.stats.games)?;
+        for (reason, n) in &aggregate.coverage {
+            if reason != analysis::table::USED {
+                writeln!(out, "  left out: {reason}: {n}")?;
             }
-            let used = aggregate.stats.games;
-            let read: u64 = aggregate.coverage.iter().map(|(_, n)| n).sum();
-            writeln!(out, "rows read {read}, used {used}")?;
-            for (reason, n) in &aggregate.coverage {
-                if reason != analysis::table::USED {
-                    writeln!(out, "  left out: {reason}: {n}")?;
-                }
-            }
-        }
-        Format::Csv => {
-            writeln!(out, "band,year,games,draws,draw_rate,ci95_low,ci95_high")?;
-            for r in &rows {
-                let (year, rate, lo, hi) = cells(r);
-                writeln!(
-                    out,
-                    "{},{},{},{},{},{},{}",
-                    r.band,
-                    year,
-                    r.p.n,
-                    r.p.successes,
-                    csv_number(rate),
-                    csv_number(lo),
-                    csv_number(hi)
-                )?;
-            }
-        }
-        Format::Json => {
-            writeln!(out, "[")?;
-            for (i, r) in rows.iter().enumerate() {
-                let (year, rate, lo, hi) = cells(r);
-                let num = |v: f64| {
-                    if v.is_finite() {
-                        format!("{v:.6}")
-                    } else {
-                        "null".into()
-                    }
-                };
-                writeln!(
-                    out,
-                    "  {{\"band\": \"{}\", \"year\": {}, \"games\": {}, \"draws\": {}, \"draw_rate\": {}, \"ci95_low\": {}, \"ci95_high\": {}}}{}",
-                    r.band,
-                    if year == "all" {
-                        "null".to_string()
-                    } else {
-                        year
-                    },
-                    r.p.n,
-                    r.p.successes,
-                    num(rate),
-                    num(lo),
-                    num(hi),
-                    if i + 1 < rows.len() { "," } else { "" }
-                )?;
-            }
-            writeln!(out, "]")?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -5,6 +5,7 @@
 pub mod charts;
 pub mod html;
 pub mod sections;
+pub mod text;
 
 /// Escapes text for HTML element content and attribute values.
 pub fn escape(text: &str) -> String {

@@ -403,7 +403,7 @@ impl GameReplayer {
             None
         };
         first = Event::first(first, final_event.map(|e| (record.plies, e)));
-        if final_event.is_none() {
+        if final_event.is_none() && !self.search.off {
             let dead = rules::deadness(&self.pos, usize::from(board.legal_moves), &self.search);
             if dead.is_dead() {
                 first = Event::first(first, Some(self.first_dead_ply(record.plies)));
@@ -418,6 +418,7 @@ impl GameReplayer {
         let result = record.result.unwrap_or(GameResult::Unknown);
         // 6.9: whose mating chances a flag fall asks about.
         let flag_opponent = match (termination, result, first) {
+            _ if self.search.off => None,
             (Termination::TimeForfeit | Termination::TimeoutVsInsufficientMaterial, _, None) => {
                 match result {
                     GameResult::Win(winner) => Some(winner),

@@ -79,6 +79,10 @@ pub struct SearchOptions {
     pub deep_nodes: u64,
     /// Search every position asked about, not only those the filter picks.
     pub everywhere: bool,
+    /// Search nothing: dead positions beyond the static material test and
+    /// mating chances after a flag fall are not decided (their columns are
+    /// null). Only for measuring what the search costs.
+    pub off: bool,
 }
 
 impl Default for SearchOptions {
@@ -86,6 +90,7 @@ impl Default for SearchOptions {
         SearchOptions {
             deep_nodes: 1 << 18,
             everywhere: false,
+            off: false,
         }
     }
 }

@@ -1,0 +1,166 @@
+//! A small table of results for the terminal, CSV or JSON: what
+//! `remis stats` prints, whatever the analysis.
+
+use std::io::{self, Write};
+
+/// One cell. Missing values print as "–" in text, empty in CSV and `null`
+/// in JSON.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cell {
+    Text(String),
+    Count(u64),
+    /// A share or score from 0 to 1: text shows it as a percentage.
+    Share(Option<f64>),
+    Number(Option<f64>),
+}
+
+impl Cell {
+    fn text(&self) -> String {
+        match self {
+            Cell::Text(s) => s.clone(),
+            Cell::Count(n) => n.to_string(),
+            Cell::Share(Some(v)) => format!("{:.1}%", v * 100.0),
+            Cell::Number(Some(v)) => format!("{v:.3}"),
+            Cell::Share(None) | Cell::Number(None) => "–".into(),
+        }
+    }
+
+    fn csv(&self) -> String {
+        match self {
+            Cell::Text(s) if s.contains([',', '"', '\n']) => format!("\"{}\"", s.replace('"', "\"\"")),
+            Cell::Text(s) => s.clone(),
+            Cell::Count(n) => n.to_string(),
+            Cell::Share(Some(v)) | Cell::Number(Some(v)) => format!("{v:.6}"),
+            Cell::Share(None) | Cell::Number(None) => String::new(),
+        }
+    }
+
+    fn json(&self) -> serde_json::Value {
+        match self {
+            Cell::Text(s) => serde_json::Value::String(s.clone()),
+            Cell::Count(n) => serde_json::Value::from(*n),
+            Cell::Share(v) | Cell::Number(v) => v
+                .filter(|v| v.is_finite())
+                .map_or(serde_json::Value::Null, serde_json::Value::from),
+        }
+    }
+}
+
+/// Named columns and rows of cells.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Table {
+    pub columns: Vec<&'static str>,
+    pub rows: Vec<Vec<Cell>>,
+}
+
+#[derive(Copy, Clone, Debug, Eq, PartialEq, clap::ValueEnum)]
+pub enum Format {
+    /// Aligned columns for the terminal.
+    Table,
+    /// Comma-separated values with a header line.
+    Csv,
+    /// A JSON array of objects, one per row.
+    Json,
+}
+
+impl Table {
+    pub fn new(columns: Vec<&'static str>) -> Table {
+        Table {
+            columns,
+            rows: Vec::new(),
+        }
+    }
+
+    pub fn push(&mut self, row: Vec<Cell>) {
+        debug_assert_eq!(row.len(), self.columns.len());
+        self.rows.push(row);
+    }
+
+    pub fn write(&self, out: &mut dyn Write, format: Format) -> io::Result<()> {
+        match format {
+            Format::Table => {
+                let cells: Vec<Vec<String>> = self
+                    .rows
+                    .iter()
+                    .map(|r| r.iter().map(Cell::text).collect())
+                    .collect();
+                let widths: Vec<usize> = (0..self.columns.len())
+                    .map(|i| {
+                        cells
+                            .iter()
+                            .map(|r| r[i].chars().count())
+                            .chain(std::iter::once(self.columns[i].len()))
+                            .max()
+                            .unwrap_or(0)
+                    })
+                    .collect();
+                let line = |out: &mut dyn Write, values: &[String]| -> io::Result<()> {
+                    let mut text = String::new();
+                    for (i, v) in values.iter().enumerate() {
+                        let pad = widths[i].saturating_sub(v.chars().count());
+                        if i == 0 {
+                            text.push_str(v);
+                            text.push_str(&" ".repeat(pad));
+                        } else {
+                            text.push_str("  ");
+                            text.push_str(&" ".repeat(pad));
+                            text.push_str(v);
+                        }
+                    }
+                    writeln!(out, "{}", text.trim_end())
+                };
+                let header: Vec<String> = self.columns.iter().map(|c| c.to_string()).collect();
+                line(out, &header)?;
+                for row in &cells {
+                    line(out, row)?;
+                }
+            }
+            Format::Csv => {
+                writeln!(out, "{}", self.columns.join(","))?;
+                for row in &self.rows {
+                    let cells: Vec<String> = row.iter().map(Cell::csv).collect();
+                    writeln!(out, "{}", cells.join(","))?;
+                }
+            }
+            Format::Json => {
+                let rows: Vec<serde_json::Value> = self
+                    .rows
+                    .iter()
+                    .map(|row| {
+                        serde_json::Value::Object(
+                            self.columns
+                                .iter()
+                                .zip(row)
+                                .map(|(c, v)| (c.to_string(), v.json()))
+                                .collect(),
+                        )
+                    })
+                    .collect();
+                serde_json::to_writer_pretty(&mut *out, &rows)?;
+                writeln!(out)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_values_and_quoting() {
+        let mut t = Table::new(vec!["name", "games", "rate"]);
+        t.push(vec![Cell::Text("a, b".into()), Cell::Count(3), Cell::Share(None)]);
+        let render = |f| {
+            let mut out = Vec::new();
+            t.write(&mut out, f).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(render(Format::Csv), "name,games,rate\n\"a, b\",3,\n");
+        assert!(render(Format::Table).contains('–'));
+        let json: serde_json::Value = serde_json::from_str(&render(Format::Json)).unwrap();
+        assert_eq!(json[0]["rate"], serde_json::Value::Null);
+        assert_eq!(json[0]["games"], 3);
+    }
+}
