@@ -8,73 +8,47 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 HERE = pathlib.Path(__file__).parent
 
-SETUP = '''import os, math
+SETUP = '''import json, os, pathlib, subprocess, tomllib
 import polars as pl
 import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-TABLE = os.environ.get("REMIS_TABLE", "../reports/sample/games.parquet")
-games = pl.scan_parquet(TABLE)
-print(TABLE, games.select(pl.len()).collect().item(), "rows")
+ROOT = pathlib.Path("..").resolve()
+TABLE = os.environ.get("REMIS_TABLE", str(ROOT / "reports" / "sample" / "games.parquet"))
+REMIS = os.environ.get("REMIS", str(ROOT / "target" / "debug" / "remis"))
+EXTRA = os.environ.get("REMIS_FILTERS", "").split()  # e.g. "--dedup"
 
-def wilson(k, n, z=1.959964):
-    """95% Wilson score interval for k successes out of n."""
-    if n == 0:
-        return (float("nan"), float("nan"))
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (c - h, c + h)
+def remis(*args):
+    """Runs remis and returns its JSON output: the numbers, intervals and
+    filters are remis's own, not re-implemented here."""
+    out = subprocess.run([REMIS, *map(str, args), "--format", "json"], check=True,
+                         capture_output=True, text=True).stdout
+    return json.loads(out)
 
-# Rows that count: replayed games with a result; later copies of a game left
-# out when the table was classified with --dedup.
-used = games.filter(
-    ~pl.col("ending").is_in(["invalid", "unfinished", "unsupported_variant"])
-    & pl.col("result").is_in(["1-0", "0-1", "1/2-1/2"])
-    & ~pl.col("duplicate").fill_null(False)
-).with_columns(
-    pl.min_horizontal("white_elo", "black_elo").alias("min_elo"),
-    (pl.col("result") == "1/2-1/2").alias("draw"),
-)'''
+print(TABLE, pl.scan_parquet(TABLE).select(pl.len()).collect().item(), "rows")'''
 
 TWIC = [
     new_markdown_cell("""# Draw rates by rating band, TWIC style
 
 The classic figure: *of about 22,000 games published in The Week in Chess between 1999 and
 2002 by players rated 2500 or above, 55% were draws; 2300–2499: 45% of about 40,000 games;
-2100–2299: 34% of about 22,500.* This notebook computes the same table from a remis table
-(band of the lower-rated player), with 95% Wilson intervals, once for all events and once
-without rapid, blitz, blindfold and simultaneous events recognised by name."""),
+2100–2299: 34% of about 22,500.* This notebook asks `remis stats` for the same table (band of
+the lower-rated player, 95% Wilson intervals), once for all events and once without rapid,
+blitz, blindfold and simultaneous events recognised by name, and plots it next to the
+published figures."""),
     new_code_cell(SETUP),
-    new_code_cell('''YEARS = (1999, 2002)
-PUBLISHED = {"2100–2299": (0.34, 22500), "2300–2499": (0.45, 40000), "2500+": (0.55, 22000)}
-FAST = r"(?i)rapid|blitz|blind|simul|bullet|armageddon|lightning"
+    new_code_cell('''PUBLISHED = {"2100–2299": (0.34, 22500), "2300–2499": (0.45, 40000), "≥ 2500": (0.55, 22000)}
+COMMON = ["stats", TABLE, "--years", "1999-2002", "--band-edges", "2100,2300,2500", "--by-band", *EXTRA]
 
-def band(e):
-    return (pl.when(e >= 2500).then(pl.lit("2500+"))
-              .when(e >= 2300).then(pl.lit("2300–2499"))
-              .when(e >= 2100).then(pl.lit("2100–2299"))
-              .otherwise(None))
+def table(extra):
+    rows = [r for r in remis(*COMMON, *extra) if r["band"] in PUBLISHED]
+    return pl.DataFrame(
+        [{**r, "published_rate": PUBLISHED[r["band"]][0], "published_games": PUBLISHED[r["band"]][1]} for r in rows]
+    ) if rows else pl.DataFrame()
 
-def table(frame):
-    rows = (frame.filter(pl.col("year").is_between(*YEARS))
-                 .with_columns(band(pl.col("min_elo")).alias("band"))
-                 .filter(pl.col("band").is_not_null())
-                 .group_by("band").agg(pl.len().alias("games"), pl.col("draw").sum().alias("draws"))
-                 .sort("band").collect())
-    out = []
-    for b, n, d in rows.iter_rows():
-        lo, hi = wilson(d, n)
-        rate, pub_n = PUBLISHED[b]
-        out.append({"band": b, "games": n, "draws": d, "rate": d / n, "ci_low": lo, "ci_high": hi,
-                    "published_rate": rate, "published_games": pub_n})
-    return pl.DataFrame(out) if out else pl.DataFrame()
-
-all_events = table(used)
-classical = table(used.filter(~pl.col("event").fill_null("").str.contains(FAST)
-                              & pl.col("time_class").fill_null("classical").eq("classical")))
+all_events = table([])
+classical = table(["--time-class", "classical"])
 print("All events"); print(all_events)
 print("Without rapid/blitz/blindfold/simul events"); print(classical)'''),
     new_code_cell('''fig, ax = plt.subplots(figsize=(7, 4))
@@ -82,8 +56,8 @@ for offset, (label, t) in enumerate([("all events", all_events), ("classical onl
     if t.is_empty():
         continue
     x = [i + offset * 0.25 for i in range(t.height)]
-    ax.bar(x, t["rate"], width=0.25, label=f"remis, {label}",
-           yerr=[t["rate"] - t["ci_low"], t["ci_high"] - t["rate"]], capsize=3)
+    ax.bar(x, t["draw_rate"], width=0.25, label=f"remis, {label}",
+           yerr=[t["draw_rate"] - t["ci95_low"], t["ci95_high"] - t["draw_rate"]], capsize=3)
 if not all_events.is_empty():
     ax.scatter([i + 0.5 for i in range(all_events.height)], all_events["published_rate"],
                color="black", marker="D", label="published (TWIC 1999–2002)", zorder=3)
@@ -94,55 +68,102 @@ fig.tight_layout()'''),
 ]
 
 SOFIA = [
-    new_markdown_cell("""# Sofia rules: do games end differently without draw offers?
+    new_markdown_cell("""# Rules against short draws: raw and strength-adjusted estimates
 
-"Sofia rules" (first used at the M-Tel Masters, Sofia, 2005) forbid draw offers between the
-players. This notebook compares elite events played under them (M-Tel Masters, Bilbao Final
-Masters, Pearl Spring Nanjing, London Chess Classic) with comparable elite round-robins without
-them in the same years, by event-name patterns: draw rate, agreed draws, short draws and the
-length of drawn games, each with 95% intervals and n."""),
+`remis sofia` compares event editions played under a rule against draws (no draw offers,
+no draw offers before move N, 3-1-0 scoring, armageddon) with editions without one, from the
+sourced catalogue `data/events.toml`: raw differences, differences adjusted for strength
+(Mantel–Haenszel over rating bands) and, for series that changed their rules, differences in
+differences, with 95% bootstrap intervals over editions.
+
+This notebook reads remis's numbers as JSON and **reproduces the raw and adjusted estimates
+independently**: it matches the catalogue's patterns to the table itself (Python regular
+expressions on the same TOML file), recomputes the pooled and Mantel–Haenszel differences in
+polars, and cross-checks the adjustment with a logistic regression in statsmodels."""),
     new_code_cell(SETUP),
-    new_code_cell('''SOFIA = r"(?i)m-?tel|bilbao|nanjing|pearl spring|london chess classic"
-CONTROL = r"(?i)corus|tata steel|linares|morelia|dortmund|tal memorial|biel|mexico"
-YEARS = (2005, 2012)
+    new_code_cell('''study = remis("sofia", TABLE, *EXTRA)
+print("regimes:", {k: v["games"] for k, v in study["regimes"].items()})
+for e in study["effects"]:
+    print(e["measure"], "raw", e["raw"], "adjusted", e["adjusted"])
+for c in study["changes"]:
+    print(c["series"], c["regime"], "with", c["after_years"], "without", c["before_years"])
+    for e in c["effects"]:
+        print("   DiD", e["measure"], e["raw"], e["adjusted"])'''),
+    new_code_cell('''import re
+catalogue = tomllib.loads((ROOT / "data" / "events.toml").read_text())["event"]
+FAST = tomllib.loads((ROOT / "data" / "event_patterns.toml").read_text())["pattern"]
+fast = [re.compile(p["regex"]) for p in FAST]
 
-elite = (used.filter(pl.col("year").is_between(*YEARS))
-             .with_columns(
-                 pl.when(pl.col("event").fill_null("").str.contains(SOFIA)).then(pl.lit("Sofia rules"))
-                   .when(pl.col("event").fill_null("").str.contains(CONTROL)).then(pl.lit("control"))
-                   .otherwise(None).alias("group"))
-             .filter(pl.col("group").is_not_null()
-                     & ~pl.col("event").fill_null("").str.contains(r"(?i)rapid|blitz|blind")))
-summary = (elite.group_by("group").agg(
-        pl.len().alias("games"),
-        pl.col("draw").sum().alias("draws"),
-        (pl.col("draw_type") == "agreed").sum().alias("agreed"),
-        (pl.col("draw") & (pl.col("moves") <= 20)).sum().alias("draws_le20"),
-        (pl.col("draw") & (pl.col("moves") <= 30)).sum().alias("draws_le30"),
-        pl.col("moves").filter(pl.col("draw")).mean().alias("mean_draw_moves"),
-    ).sort("group").collect())
-rows = []
-for g in summary.iter_rows(named=True):
-    for what in ["draws", "agreed", "draws_le20", "draws_le30"]:
-        lo, hi = wilson(g[what], g["games"])
-        rows.append({"group": g["group"], "measure": what, "n": g["games"], "count": g[what],
-                     "rate": g[what] / g["games"] if g["games"] else None, "ci_low": lo, "ci_high": hi})
-comparison = pl.DataFrame(rows) if rows else pl.DataFrame()
-print(summary); print(comparison)'''),
-    new_code_cell('''fig, ax = plt.subplots(figsize=(7, 4))
-if not comparison.is_empty():
-    measures = ["draws", "agreed", "draws_le20", "draws_le30"]
-    for k, group in enumerate(["Sofia rules", "control"]):
-        part = comparison.filter(pl.col("group") == group)
-        if part.is_empty():
+def regime_of(event, site, year):
+    for e in catalogue:
+        lo, hi = e["years"]
+        if year is None or not (lo <= year <= hi):
             continue
-        x = [measures.index(m) + k * 0.35 for m in part["measure"]]
-        ax.bar(x, part["rate"], width=0.35, label=group,
-               yerr=[part["rate"] - part["ci_low"], part["ci_high"] - part["rate"]], capsize=3)
-    ax.set_xticks([i + 0.17 for i in range(4)], ["all draws", "agreed", "draws ≤ 20 moves", "draws ≤ 30 moves"])
-ax.set_ylabel("Share of games"); ax.set_ylim(0, 1); ax.legend()
-ax.set_title("Sofia-rules events against comparable elite events")
-fig.tight_layout()'''),
+        if not re.search(e["event"], event or "", re.I):
+            continue
+        if "site" in e and not (site and re.search(e["site"], site, re.I)):
+            continue
+        return e["series"], e.get("regime") or ("none" if e.get("control") else "rule")
+    return None
+
+dedup = "--dedup" in EXTRA
+games = pl.read_parquet(TABLE).filter(
+    pl.col("result").is_in(["1-0", "0-1", "1/2-1/2"])
+    & ~pl.col("ending").is_in(["invalid", "unfinished", "unsupported_variant"])
+    & (~pl.col("duplicate").fill_null(False) if dedup else pl.lit(True))
+)
+keys = games.select("event", "site", "year").unique()
+matched = []
+for event, site, year in keys.iter_rows():
+    r = regime_of(event, site, year)
+    if r and not any(f.search(event or "") for f in fast):
+        matched.append({"event": event, "site": site, "year": year, "series": r[0], "regime": r[1]})
+study_games = (games.join(pl.DataFrame(matched, schema={"event": pl.String, "site": pl.String, "year": pl.Int16,
+                                                         "series": pl.String, "regime": pl.String}),
+                          on=["event", "site", "year"], how="inner", nulls_equal=True)
+               if matched else games.clear().with_columns(pl.lit("").alias("series"), pl.lit("").alias("regime")))
+study_games = study_games.with_columns(
+    (pl.col("regime") != "none").alias("rule"),
+    (pl.col("result") == "1/2-1/2").cast(pl.Int64).alias("draw"),
+    # The report's band: the lower-rated player's, 100 points wide.
+    (pl.min_horizontal("white_elo", "black_elo") // 100).alias("band"),
+)
+print(study_games.group_by("regime").agg(pl.len(), pl.col("draw").mean()).sort("regime"))'''),
+    new_code_cell('''def pooled_rd(df):
+    r = df.group_by("rule").agg(pl.col("draw").mean().alias("p"))
+    p = dict(zip(r["rule"], r["p"]))
+    return p.get(True, float("nan")) - p.get(False, float("nan"))
+
+def mantel_haenszel_rd(df):
+    s = (df.group_by("band", "rule").agg(pl.len().alias("n"), pl.col("draw").sum().alias("y"))
+           .pivot(on="rule", index="band", values=["n", "y"]).drop_nulls())
+    if s.is_empty():
+        return float("nan")
+    n1, n0, y1, y0 = s["n_true"], s["n_false"], s["y_true"], s["y_false"]
+    w = n1 * n0 / (n1 + n0)
+    return float((w * (y1 / n1 - y0 / n0)).sum() / w.sum())
+
+rated = study_games.filter(pl.col("band").is_not_null())
+mine = {"raw": pooled_rd(study_games), "adjusted": mantel_haenszel_rd(rated)}
+theirs = next((e for e in study["effects"] if e["measure"] == "Draw rate"), None)
+print("this notebook:", mine)
+print("remis:        ", theirs)
+if theirs and theirs["raw"] is not None:
+    assert abs(mine["raw"] - theirs["raw"]["estimate"]) < 1e-9, "raw estimate differs"
+    assert abs(mine["adjusted"] - theirs["adjusted"]["estimate"]) < 1e-9, "adjusted estimate differs"
+    print("raw and Mantel–Haenszel draw-rate differences reproduced")'''),
+    new_code_cell('''# A second adjustment: logistic regression of a draw on the rule and the rating band,
+# its effect as an average marginal effect (statsmodels).
+import statsmodels.formula.api as smf
+if rated.height > 50 and rated["rule"].n_unique() == 2:
+    import pandas as pd
+    frame = rated.select(pl.col("draw"), pl.col("rule").cast(pl.Int64), pl.col("band").cast(pl.String))
+    data = pd.DataFrame({c: frame[c].to_list() for c in frame.columns})
+    fit = smf.logit("draw ~ rule + C(band)", data=data).fit(disp=False)
+    margins = fit.get_margeff(at="overall").summary_frame()
+    print(margins.loc[["rule"]])
+else:
+    print("too few rated games under both regimes for a regression")'''),
 ]
 
 SCORING = [

@@ -26,9 +26,9 @@ enum Command {
     Scoring(cmd::scoring::Args),
     /// Compare events under rules against short draws with comparable events.
     Sofia(cmd::sofia::Args),
-    /// Print the band × year draw table (text, CSV or JSON).
+    /// Print results as text, CSV or JSON: draw rates, outcomes, rating gap, openings, time classes, clocks, audit.
     Stats(cmd::stats::Args),
-    /// Write seeded, legal sample games as PGN.
+    /// Write seeded synthetic games (random legal moves) for tests and benchmarks.
     Generate(cmd::generate::Args),
 }
 

@@ -19,8 +19,9 @@ use rayon::prelude::*;
 
 use crate::{
     input::{self, Input, InputProblem, Limits},
-    replay::{Field, GameRecord, GameReplayer, NotPgn},
+    replay::{Field, GameReplayer, NotPgn},
     rules::{Ending, GameResult, SearchOptions},
+    schema::Column,
     study::dedup::{self, Deduplicator},
     table::{ParquetSink, ROW_GROUP_ROWS, TableBuilder},
 };
@@ -80,10 +81,15 @@ impl Summary {
     }
 }
 
+/// A chunk's games, replayed and already built into columns by the worker
+/// (the writer only numbers, marks duplicates and encodes).
 struct Replayed {
     seq: u64,
     source: Arc<str>,
-    records: Vec<GameRecord>,
+    frame: polars::prelude::DataFrame,
+    /// Each game's de-duplication key, when duplicates are looked for.
+    keys: Vec<u64>,
+    endings: BTreeMap<Ending, u64>,
     not_pgn: Vec<NotPgn>,
     /// The last chunk of its source.
     last: bool,
@@ -133,7 +139,8 @@ pub fn classify(
                     chunk_rx.into_iter().par_bridge().for_each_init(
                         || GameReplayer::with_options(options.limits, options.search),
                         |replayer, chunk| {
-                            let _ = done_tx.send(replay_chunk(replayer, chunk));
+                            let replayed = replay_chunk(replayer, chunk, options.dedup);
+                            let _ = done_tx.send(replayed);
                         },
                     )
                 })
@@ -162,7 +169,7 @@ pub fn classify(
     Ok(summary)
 }
 
-fn replay_chunk(replayer: &mut GameReplayer, chunk: input::Chunk) -> Replayed {
+fn replay_chunk(replayer: &mut GameReplayer, chunk: input::Chunk, dedup: bool) -> Replayed {
     let mut records = Vec::with_capacity(chunk.games.len());
     let not_pgn = replayer.replay_chunk(&chunk, &mut records);
     if let (Some(damage), Some(last)) = (&chunk.damage, records.last_mut()) {
@@ -173,17 +180,42 @@ fn replay_chunk(replayer: &mut GameReplayer, chunk: input::Chunk) -> Replayed {
         };
         last.text.set(Field::Error, &message);
     }
+    let mut table = TableBuilder::new(records.len());
+    let mut endings = BTreeMap::new();
+    let mut keys = Vec::with_capacity(if dedup { records.len() } else { 0 });
+    for record in &records {
+        // Numbers and duplicate marks depend on the games before this chunk:
+        // the writer fills them in.
+        table.push(&chunk.source, 0, record, None);
+        *endings.entry(record.ending).or_insert(0) += 1;
+        if dedup {
+            keys.push(dedup::game_key(
+                record.text.get(Field::White),
+                record.text.get(Field::Black),
+                record.year(),
+                record.result.map(GameResult::as_str),
+                record.movetext_hash,
+                record.plies,
+            ));
+        }
+    }
+    let frame = table
+        .take_frame()
+        .expect("a frame of the table's own columns");
     Replayed {
         seq: chunk.seq,
         source: chunk.source,
-        records,
+        frame,
+        keys,
+        endings,
         not_pgn,
         last: chunk.last,
     }
 }
 
 /// Puts replayed chunks back in input order, numbers the games within each
-/// source, and writes them a row group at a time.
+/// source, marks duplicates, and writes row groups of about
+/// [`ROW_GROUP_ROWS`] rows.
 fn write_in_order(
     done: mpsc::Receiver<Replayed>,
     sink: &mut ParquetSink,
@@ -191,13 +223,14 @@ fn write_in_order(
     mut dedup: Option<Deduplicator>,
     progress: &mut dyn FnMut(u64),
 ) -> Result<()> {
+    use polars::prelude::{IntoColumn, NamedFrom, Series};
     let mut pending: BTreeMap<u64, Replayed> = BTreeMap::new();
     let mut next_seq = 0;
     let mut game_numbers: HashMap<Arc<str>, u32> = HashMap::new();
-    let mut table = TableBuilder::new(ROW_GROUP_ROWS);
+    let mut group: Option<polars::prelude::DataFrame> = None;
     for replayed in done {
         pending.insert(replayed.seq, replayed);
-        while let Some(ready) = pending.remove(&next_seq) {
+        while let Some(mut ready) = pending.remove(&next_seq) {
             next_seq += 1;
             for skipped in &ready.not_pgn {
                 summary.problems.push(InputProblem {
@@ -208,26 +241,44 @@ fn write_in_order(
                     ),
                 });
             }
+            let rows = ready.frame.height();
             let game_no = game_numbers.entry(ready.source.clone()).or_insert(0);
-            for record in &ready.records {
-                *game_no += 1;
-                let mark = dedup.as_mut().map(|d| {
-                    let key = dedup::game_key(
-                        record.text.get(Field::White),
-                        record.text.get(Field::Black),
-                        record.year(),
-                        record.result.map(GameResult::as_str),
-                        record.movetext_hash,
-                        record.plies,
-                    );
-                    (key, d.mark(key, summary.games_read))
-                });
-                table.push(&ready.source, *game_no, record, mark);
-                *summary.endings.entry(record.ending).or_insert(0) += 1;
-                summary.games_read += 1;
-                if table.len() >= ROW_GROUP_ROWS {
-                    sink.write(&table.take_frame()?)?;
+            let first = *game_no + 1;
+            *game_no += rows as u32;
+            let numbers: Vec<u32> = (first..first + rows as u32).collect();
+            ready
+                .frame
+                .with_column(Series::new(Column::GameNo.name().into(), numbers).into_column())?;
+            if let Some(d) = dedup.as_mut() {
+                let mut of_row = Vec::with_capacity(rows);
+                for (i, &key) in ready.keys.iter().enumerate() {
+                    of_row.push(d.mark(key, summary.games_read + i as u64));
                 }
+                let duplicate: Vec<bool> = of_row.iter().map(Option::is_some).collect();
+                ready.frame.with_column(
+                    Series::new(Column::DedupKey.name().into(), ready.keys.clone()).into_column(),
+                )?;
+                ready.frame.with_column(
+                    Series::new(Column::Duplicate.name().into(), duplicate).into_column(),
+                )?;
+                ready.frame.with_column(
+                    Series::new(Column::DuplicateOfRow.name().into(), of_row).into_column(),
+                )?;
+            }
+            for (ending, n) in &ready.endings {
+                *summary.endings.entry(*ending).or_insert(0) += n;
+            }
+            summary.games_read += rows as u64;
+            match &mut group {
+                Some(g) => {
+                    g.vstack_mut(&ready.frame)?;
+                }
+                None => group = Some(ready.frame),
+            }
+            if group.as_ref().is_some_and(|g| g.height() >= ROW_GROUP_ROWS) {
+                let mut full = group.take().expect("checked above");
+                full.rechunk_mut();
+                sink.write(&full)?;
             }
             if ready.last && game_numbers.get(&ready.source).is_none_or(|&n| n == 0) {
                 summary.problems.push(InputProblem {
@@ -238,8 +289,9 @@ fn write_in_order(
             progress(summary.games_read);
         }
     }
-    if !table.is_empty() {
-        sink.write(&table.take_frame()?)?;
+    if let Some(mut rest) = group.take().filter(|g| g.height() > 0) {
+        rest.rechunk_mut();
+        sink.write(&rest)?;
     }
     summary.duplicates = dedup.map(|d| d.duplicates);
     anyhow::ensure!(

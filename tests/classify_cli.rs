@@ -465,7 +465,8 @@ fn dedup_marks_later_copies_and_report_needs_the_marks() {
 #[test]
 fn sofia_study_compares_rule_events_with_controls() {
     let dir = scratch("sofia");
-    // Two of the generated events play the rule event and the control.
+    // Two of the generated series play a series that adopted a rule in
+    // 2004 and a control.
     let pgn = String::from_utf8(sample_pgn())
         .unwrap()
         .replace("Synthetic Open", "Rule Masters")
@@ -474,12 +475,13 @@ fn sofia_study_compares_rule_events_with_controls() {
     let (_, table) = classify(&[dir.join("games.pgn").to_str().unwrap()], &dir.join("out"));
     std::fs::write(
         dir.join("events.toml"),
-        "[[event]]\nseries = 'Rule'\nevent = 'rule masters'\nyears = [1995, 2012]\nno_draw_offers = true\n\n\
-         [[event]]\nseries = 'Control'\nevent = 'control round robin'\nyears = [1995, 2012]\ncontrol = true\n",
+        "[[event]]\nseries = 'Rule'\nevent = 'rule masters'\nyears = [2004, 2012]\nno_draw_offers = true\nsource = 'test'\n\n\
+         [[event]]\nseries = 'Rule'\nevent = 'rule masters'\nyears = [1995, 2003]\ncontrol = true\nsource = 'test'\n\n\
+         [[event]]\nseries = 'Control'\nevent = 'control round robin'\nyears = [1995, 2012]\ncontrol = true\nsource = 'test'\n",
     )
     .unwrap();
     let output = remis()
-        .args(["sofia", "--events"])
+        .args(["sofia", "--format", "json", "--events"])
         .arg(dir.join("events.toml"))
         .arg(dir.join("out"))
         .output()
@@ -489,23 +491,59 @@ fn sofia_study_compares_rule_events_with_controls() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let text = String::from_utf8_lossy(&output.stdout);
-    // Games counted per arm equal the table's games of those events.
+    let study: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    // Independently: the games and draws of each group, from the table.
     let events = strings(&table, "event");
-    let count = |needle: &str| {
-        events
-            .iter()
-            .filter(|e| e.as_deref().is_some_and(|e| e.starts_with(needle)))
-            .count()
+    let results = strings(&table, "result");
+    let years: Vec<Option<i16>> = table
+        .column("year")
+        .unwrap()
+        .i16()
+        .unwrap()
+        .iter()
+        .collect();
+    let group = |prefix: &str, range: std::ops::RangeInclusive<i16>| -> (f64, f64) {
+        let (mut n, mut d) = (0.0, 0.0);
+        for i in 0..events.len() {
+            let event = events[i].as_deref().unwrap_or_default();
+            if event.starts_with(prefix) && years[i].is_some_and(|y| range.contains(&y)) {
+                n += 1.0;
+                if results[i].as_deref() == Some("1/2-1/2") {
+                    d += 1.0;
+                }
+            }
+        }
+        (n, d)
     };
-    let games_of = |label: &str| -> usize {
-        let line = text.lines().find(|l| l.starts_with(label)).unwrap();
-        line.split_whitespace().nth(1).unwrap().parse().unwrap()
-    };
-    assert_eq!(games_of("Rule "), count("Rule Masters"), "{text}");
-    assert_eq!(games_of("Control "), count("Control Round Robin"), "{text}");
+    let (rule_n, rule_d) = group("Rule Masters", 2004..=2012);
+    let (before_n, before_d) = group("Rule Masters", 1995..=2003);
+    let (control_after_n, control_after_d) = group("Control Round Robin", 2004..=2012);
+    let (control_before_n, control_before_d) = group("Control Round Robin", 1995..=2003);
+    assert_eq!(study["regimes"]["sofia"]["games"].as_f64().unwrap(), rule_n);
+    assert_eq!(
+        study["regimes"]["none"]["games"].as_f64().unwrap(),
+        before_n + control_after_n + control_before_n
+    );
+    let change = &study["changes"][0];
+    assert_eq!(change["series"], "Rule");
+    let did = (rule_d / rule_n - before_d / before_n)
+        - (control_after_d / control_after_n - control_before_d / control_before_n);
+    let raw = change["effects"][0]["raw"]["estimate"].as_f64().unwrap();
+    assert!((raw - did).abs() < 1e-9, "{raw} against {did}");
+    // Eighteen yearly editions per group: intervals exist and hold the estimate.
+    let low = change["effects"][0]["raw"]["ci95_low"].as_f64().unwrap();
+    let high = change["effects"][0]["raw"]["ci95_high"].as_f64().unwrap();
+    assert!(low <= raw && raw <= high, "{low} {raw} {high}");
+    // The text output says what the estimate means and cannot show.
+    let text = remis()
+        .args(["sofia", "--events"])
+        .arg(dir.join("events.toml"))
+        .arg(dir.join("out"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
     assert!(
-        text.contains("no series in the data changed its rules"),
+        text.contains("difference in differences") && text.contains("cannot show"),
         "{text}"
     );
 }

@@ -484,7 +484,7 @@ fn report_side_errors_name_the_file_and_empty_cells_read_as_a_dash() {
     let err = stderr(&output);
     assert_eq!(output.status.code(), Some(2));
     assert!(
-        err.contains("foreign.parquet") && err.contains("columns missing: source, event"),
+        err.contains("foreign.parquet") && err.contains("columns missing: source, game_no, event"),
         "{err}"
     );
     // An empty table: no NaN anywhere.

@@ -162,7 +162,12 @@ pub struct Openings {
 
 fn opening_groups(lf: LazyFrame, key: Column, top: usize) -> Result<Vec<OpeningGroup>> {
     let df = lf
-        .filter(key.col().is_not_null().and(key.col().neq(lit(""))).and(key.col().neq(lit("?"))))
+        .filter(
+            key.col()
+                .is_not_null()
+                .and(key.col().neq(lit("")))
+                .and(key.col().neq(lit("?"))),
+        )
         .group_by([key.col(), Column::DrawType.col()])
         .agg(games_and_draws())
         .collect()?;
@@ -171,11 +176,13 @@ fn opening_groups(lf: LazyFrame, key: Column, top: usize) -> Result<Vec<OpeningG
     let mut groups: BTreeMap<String, OpeningGroup> = BTreeMap::new();
     for (i, p) in proportions(&df)?.into_iter().enumerate() {
         let Some(name) = names.get(i) else { continue };
-        let group = groups.entry(name.to_string()).or_insert_with(|| OpeningGroup {
-            name: name.to_string(),
-            draws: Proportion::new(0, 0),
-            draw_types: BTreeMap::new(),
-        });
+        let group = groups
+            .entry(name.to_string())
+            .or_insert_with(|| OpeningGroup {
+                name: name.to_string(),
+                draws: Proportion::new(0, 0),
+                draw_types: BTreeMap::new(),
+            });
         group.draws.n += p.n;
         group.draws.successes += p.successes;
         if let Some(kind) = kinds.get(i) {

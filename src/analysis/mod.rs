@@ -80,8 +80,13 @@ pub fn report(
     let aggregate = aggregate(inputs, filters, patterns)?;
     let prepared = || aggregate.prepared.clone();
     let rule_study = match catalogue {
-        Some(catalogue) => Some(rule_study::rule_study(prepared(), catalogue, patterns)?)
-            .filter(|study| !study.is_empty()),
+        Some(catalogue) => Some(rule_study::rule_study(
+            prepared(),
+            catalogue,
+            patterns,
+            filters.short_draws,
+        )?)
+        .filter(|study| !study.is_empty()),
         None => None,
     };
     Ok(Report {

@@ -72,7 +72,11 @@ pub fn expected_score(white_elo: u16, black_elo: u16) -> f64 {
         .find(|&&(last, _)| d <= last)
         .map_or(92, |&(_, p)| p);
     let higher = f64::from(higher) / 100.0;
-    if difference >= 0 { higher } else { 1.0 - higher }
+    if difference >= 0 {
+        higher
+    } else {
+        1.0 - higher
+    }
 }
 
 /// Results of a group of games, from White's side.
@@ -169,10 +173,16 @@ pub fn outcomes(prepared: LazyFrame) -> Result<Outcomes> {
             continue;
         };
         let n = games.get(i).unwrap_or(0);
-        let expected = white.get(i).zip(black.get(i)).map(|(w, b)| expected_score(w, b));
+        let expected = white
+            .get(i)
+            .zip(black.get(i))
+            .map(|(w, b)| expected_score(w, b));
         let band = band_of_row(band.get(i));
         out.overall.add(result, n, expected);
-        out.by_band.entry(band).or_default().add(result, n, expected);
+        out.by_band
+            .entry(band)
+            .or_default()
+            .add(result, n, expected);
         if let Some(y) = year.get(i) {
             out.by_band_year
                 .entry((band, y))

@@ -1,17 +1,30 @@
-//! Rule studies: events under rules against short draws ("Sofia rules",
-//! minimum moves) against comparable events without them, in the same
-//! years and at the same rating level (the filters decide both).
+//! Rule studies: events played under rules against short draws ("Sofia
+//! rules", no draw offers before move N, 3-1-0 scoring, armageddon) against
+//! comparable events without them, from a sourced catalogue
+//! (`data/events.toml`).
+//!
+//! Three estimates, each a difference in shares of games, with 95%
+//! intervals from a bootstrap over event editions (games of one edition
+//! share players, conditions and rules, so they are not independent):
+//!
+//! - **raw**: rule editions against control editions;
+//! - **strength-adjusted**: the Mantel–Haenszel risk difference over rating
+//!   bands, comparing rule and control games of the same band;
+//! - **difference in differences**, for every series that changed its rules:
+//!   its change between editions with and without the rule, minus the
+//!   controls' change over the same years; raw and strength-adjusted.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::Result;
 use polars::prelude::*;
 
-use super::table::USED;
-use crate::rules::Ending;
+use super::table::{BAND, IS_DRAW, REASON, USED, band_of_row};
+use crate::generate::Rng;
+use crate::rules::{DrawType, Ending};
 use crate::schema::Column;
-use crate::study::events::EventCatalogue;
-use crate::study::{EventPatterns, Proportion};
+use crate::study::events::{EventCatalogue, Regime};
+use crate::study::{Band, EventPatterns, Proportion};
 
 /// Counts over a group of games.
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
@@ -19,10 +32,12 @@ pub struct GroupStats {
     pub games: u64,
     pub draws: u64,
     pub agreed: u64,
-    pub draws_le20: u64,
-    pub draws_le30: u64,
+    /// Draws within each of the two short-draw limits.
+    pub short: [u64; 2],
     draw_moves_sum: f64,
     draw_moves_squares: f64,
+    /// Draws by draw type, in `DrawType::ALL` order.
+    pub draw_types: [u64; DrawType::ALL.len()],
 }
 
 impl GroupStats {
@@ -30,26 +45,34 @@ impl GroupStats {
         self.games += o.games;
         self.draws += o.draws;
         self.agreed += o.agreed;
-        self.draws_le20 += o.draws_le20;
-        self.draws_le30 += o.draws_le30;
+        for (a, b) in self.short.iter_mut().zip(o.short) {
+            *a += b;
+        }
         self.draw_moves_sum += o.draw_moves_sum;
         self.draw_moves_squares += o.draw_moves_squares;
+        for (a, b) in self.draw_types.iter_mut().zip(o.draw_types) {
+            *a += b;
+        }
     }
 
     pub fn draw_rate(&self) -> Proportion {
         Proportion::new(self.draws, self.games)
     }
 
-    /// The shares every view of the study shows, in order, as shares of
-    /// all games: draws, agreed draws, draws within 20 and within 30 moves.
-    pub fn measures(&self) -> [(&'static str, Proportion); 4] {
-        let share = |k| Proportion::new(k, self.games);
-        [
-            ("Draw rate", share(self.draws)),
-            ("Agreed draws", share(self.agreed)),
-            ("Draws ≤ 20 moves", share(self.draws_le20)),
-            ("Draws ≤ 30 moves", share(self.draws_le30)),
-        ]
+    /// The share of one measure, of all games.
+    pub fn share(&self, measure: Measure) -> Proportion {
+        let k = match measure {
+            Measure::Draws => self.draws,
+            Measure::Agreed => self.agreed,
+            Measure::ShortDraws(i) => self.short[i],
+        };
+        Proportion::new(k, self.games)
+    }
+
+    /// A draw type's share of the drawn games.
+    pub fn draw_type_share(&self, kind: DrawType) -> Proportion {
+        let i = DrawType::ALL.iter().position(|&k| k == kind).unwrap_or(0);
+        Proportion::new(self.draw_types[i], self.draws)
     }
 
     /// Mean length of drawn games with a normal 95% interval.
@@ -65,107 +88,184 @@ impl GroupStats {
     }
 }
 
-/// Which side of the comparison an edition is on.
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash, Ord, PartialOrd)]
-pub enum Arm {
-    /// Played under a rule against short or agreed draws.
-    Rule,
-    /// A comparable event without such rules.
-    Control,
-    /// An edition of a rule series from before (or after) its rules.
-    Unregulated,
+/// What an estimate compares: a share of all games.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, serde::Serialize)]
+pub enum Measure {
+    Draws,
+    Agreed,
+    /// Draws within the first or second short-draw limit.
+    ShortDraws(usize),
 }
 
-/// A series that changed its rules: its change against the controls'
-/// change over the same years (difference in differences).
-#[derive(Clone, Debug)]
-pub struct DiffInDiff {
+impl Measure {
+    pub fn all() -> [Measure; 4] {
+        [
+            Measure::Draws,
+            Measure::Agreed,
+            Measure::ShortDraws(0),
+            Measure::ShortDraws(1),
+        ]
+    }
+
+    pub fn label(self, limits: [u32; 2]) -> String {
+        match self {
+            Measure::Draws => "Draw rate".into(),
+            Measure::Agreed => "Agreed draws".into(),
+            Measure::ShortDraws(i) => format!("Draws ≤ {} moves", limits[i]),
+        }
+    }
+}
+
+/// One edition of an event (a series in one year) under one regime.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Edition {
     pub series: String,
+    pub year: i16,
+    pub regime: Regime,
+    pub total: GroupStats,
+    pub by_band: BTreeMap<Band, GroupStats>,
+    /// Distinct `Round` values and players seen, and the highest round
+    /// number: for judging how much of the event the data hold.
+    pub rounds_seen: u32,
+    pub last_round: u32,
+    pub players: u32,
+}
+
+impl Edition {
+    /// The games a complete event would have if every player seen met in
+    /// every round up to the last: half the players times the rounds. Right
+    /// for round robins; for Swiss and team events the data hold only some
+    /// players, so this is a lower bound of the event's size.
+    pub fn expected_games(&self) -> u64 {
+        u64::from(self.players / 2) * u64::from(self.last_round)
+    }
+}
+
+/// A difference of shares with a 95% bootstrap interval (percentile, over
+/// editions). The interval is missing when a group has a single edition.
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Effect {
+    pub estimate: f64,
+    pub interval: Option<(f64, f64)>,
+}
+
+/// A series that changed its rules.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeriesChange {
+    pub series: String,
+    pub regime: Regime,
+    pub before_years: Vec<i16>,
+    pub after_years: Vec<i16>,
     pub before: GroupStats,
     pub after: GroupStats,
     pub control_before: GroupStats,
     pub control_after: GroupStats,
-}
-
-impl DiffInDiff {
-    /// Draw-rate difference in differences with a normal 95% interval.
-    pub fn draw_rate_effect(&self) -> Option<(f64, f64, f64)> {
-        let parts = [
-            &self.after,
-            &self.before,
-            &self.control_after,
-            &self.control_before,
-        ]
-        .map(|g| g.draw_rate());
-        let rates: Vec<f64> = parts.iter().map(|p| p.rate()).collect::<Option<_>>()?;
-        let effect = (rates[0] - rates[1]) - (rates[2] - rates[3]);
-        let variance: f64 = parts
-            .iter()
-            .zip(&rates)
-            .map(|(p, r)| r * (1.0 - r) / p.n as f64)
-            .sum();
-        let half = 1.96 * variance.sqrt();
-        Some((effect, effect - half, effect + half))
-    }
+    /// Editions in each group: after, before, control after, control before.
+    pub editions: [usize; 4],
+    /// By measure: the raw and the strength-adjusted difference in
+    /// differences.
+    pub effects: Vec<(Measure, Effect, Option<Effect>)>,
 }
 
 #[derive(Clone, Debug, Default)]
 pub struct RuleStudy {
-    pub arms: BTreeMap<Arm, GroupStats>,
-    /// Per series: its arm and counts.
-    pub series: BTreeMap<(Arm, String), GroupStats>,
-    pub did: Vec<DiffInDiff>,
+    pub editions: Vec<Edition>,
+    /// Games by regime.
+    pub regimes: BTreeMap<Regime, GroupStats>,
+    /// Rule editions (any rule) against control editions, by measure: raw
+    /// and Mantel–Haenszel over rating bands.
+    pub effects: Vec<(Measure, Option<Effect>, Option<Effect>)>,
+    pub changes: Vec<SeriesChange>,
     /// Games of matching events left out because the event name says rapid,
     /// blitz, blindfold or simul.
     pub fast_games_left_out: u64,
+    /// The short-draw limits the measures use.
+    pub short_limits: [u32; 2],
 }
 
 impl RuleStudy {
     /// No game of the catalogue's events is in the tables.
     pub fn is_empty(&self) -> bool {
-        self.arms.values().all(|g| g.games == 0)
+        self.editions.is_empty()
+    }
+
+    /// All games under some rule.
+    pub fn rule_games(&self) -> GroupStats {
+        let mut g = GroupStats::default();
+        for (regime, s) in &self.regimes {
+            if regime.restricts() {
+                g.add(s);
+            }
+        }
+        g
     }
 }
+
+/// Bootstrap replicates for every interval; seeded, so a study always
+/// gives the same numbers.
+pub const BOOTSTRAP_REPLICATES: usize = 1000;
+const SEED: u64 = 2005; // the year of the first Sofia rules
 
 /// Runs the study over the rows the filters use.
 pub fn rule_study(
     prepared: LazyFrame,
     catalogue: &EventCatalogue,
     patterns: &EventPatterns,
+    short_limits: [u32; 2],
 ) -> Result<RuleStudy> {
-    let draw = col("is_draw");
+    let draw = col(IS_DRAW);
     let count = |e: Expr| e.cast(DataType::UInt64).sum();
-    let df = prepared
-        .filter(
-            col("reason")
-                .eq(lit(USED))
-                .and(Column::Event.col().is_not_null()),
+    let moves = || Column::Moves.col();
+    let mut aggs = vec![
+        len().cast(DataType::UInt64).alias("games"),
+        count(draw.clone()).alias("draws"),
+        count(
+            Column::DrawType
+                .col()
+                .eq(lit(Ending::Agreed.as_str()))
+                .fill_null(lit(false)),
         )
-        .group_by([Column::Event.col(), Column::Site.col(), Column::Year.col()])
-        .agg([
-            len().cast(DataType::UInt64).alias("games"),
-            count(draw.clone()).alias("draws"),
+        .alias("agreed"),
+        count(draw.clone().and(moves().lt_eq(lit(short_limits[0])))).alias("short0"),
+        count(draw.clone().and(moves().lt_eq(lit(short_limits[1])))).alias("short1"),
+        when(draw.clone())
+            .then(moves().cast(DataType::Float64))
+            .otherwise(lit(0.0))
+            .sum()
+            .alias("moves_sum"),
+        when(draw)
+            .then(moves().cast(DataType::Float64).pow(2))
+            .otherwise(lit(0.0))
+            .sum()
+            .alias("moves_sq"),
+    ];
+    for (i, kind) in DrawType::ALL.iter().enumerate() {
+        aggs.push(
             count(
                 Column::DrawType
                     .col()
-                    .eq(lit(Ending::Agreed.as_str()))
+                    .eq(lit(kind.as_str()))
                     .fill_null(lit(false)),
             )
-            .alias("agreed"),
-            count(draw.clone().and(Column::Moves.col().lt_eq(lit(20u32)))).alias("le20"),
-            count(draw.clone().and(Column::Moves.col().lt_eq(lit(30u32)))).alias("le30"),
-            when(draw.clone())
-                .then(Column::Moves.col().cast(DataType::Float64))
-                .otherwise(lit(0.0))
-                .sum()
-                .alias("moves_sum"),
-            when(draw)
-                .then(Column::Moves.col().cast(DataType::Float64).pow(2))
-                .otherwise(lit(0.0))
-                .sum()
-                .alias("moves_sq"),
+            .alias(format!("type{i}")),
+        );
+    }
+    let used = prepared.filter(
+        col(REASON)
+            .eq(lit(USED))
+            .and(Column::Event.col().is_not_null()),
+    );
+    let df = used
+        .clone()
+        .group_by([
+            Column::Event.col(),
+            Column::Site.col(),
+            Column::Year.col(),
+            col(BAND),
         ])
+        .agg(aggs)
         .collect()?;
+    let sizes = event_sizes(used)?;
     let u = |name: &str| -> Result<Vec<u64>> {
         Ok(df
             .column(name)?
@@ -182,153 +282,453 @@ pub fn rule_study(
             .map(|v| v.unwrap_or(0.0))
             .collect())
     };
-    let (games, draws, agreed, le20, le30) = (
+    let (games, draws, agreed, short0, short1) = (
         u("games")?,
         u("draws")?,
         u("agreed")?,
-        u("le20")?,
-        u("le30")?,
+        u("short0")?,
+        u("short1")?,
     );
     let (sums, squares) = (f("moves_sum")?, f("moves_sq")?);
-    let events = df.column("event")?.str()?;
-    let sites = df.column("site")?.str()?;
-    let years = df.column("year")?.i16()?;
+    let types: Vec<Vec<u64>> = (0..DrawType::ALL.len())
+        .map(|i| u(&format!("type{i}")))
+        .collect::<Result<_>>()?;
+    let events = df.column(Column::Event.name())?.str()?;
+    let sites = df.column(Column::Site.name())?.str()?;
+    let years = df.column(Column::Year.name())?.i16()?;
+    let bands = df.column(BAND)?.i32()?;
 
-    let mut study = RuleStudy::default();
-    let mut by_year: BTreeMap<(Arm, String, i16), GroupStats> = BTreeMap::new();
+    let mut study = RuleStudy {
+        short_limits,
+        ..RuleStudy::default()
+    };
+    let mut editions: BTreeMap<(String, i16, Regime), Edition> = BTreeMap::new();
+    let mut rounds: BTreeMap<(String, i16, Regime), BTreeSet<u32>> = BTreeMap::new();
     for i in 0..df.height() {
         let event = events.get(i).unwrap_or_default();
-        let Some(rules) = catalogue.rules(event, sites.get(i), years.get(i)) else {
+        let (Some(year), Some(rules)) = (
+            years.get(i),
+            catalogue.rules(event, sites.get(i), years.get(i)),
+        ) else {
             continue;
         };
         if patterns.kind(event).is_some() {
             study.fast_games_left_out += games[i];
             continue;
         }
+        let mut draw_types = [0u64; DrawType::ALL.len()];
+        for (k, t) in types.iter().enumerate() {
+            draw_types[k] = t[i];
+        }
         let stats = GroupStats {
             games: games[i],
             draws: draws[i],
             agreed: agreed[i],
-            draws_le20: le20[i],
-            draws_le30: le30[i],
+            short: [short0[i], short1[i]],
             draw_moves_sum: sums[i],
             draw_moves_squares: squares[i],
+            draw_types,
         };
-        let arm = if rules.restricts_draws() {
-            Arm::Rule
-        } else if rules.control {
-            Arm::Control
-        } else {
-            Arm::Unregulated
-        };
-        study.arms.entry(arm).or_default().add(&stats);
-        study
-            .series
-            .entry((arm, rules.series.clone()))
+        let edition = editions
+            .entry((rules.series.clone(), year, rules.regime))
+            .or_insert_with(|| Edition {
+                series: rules.series.clone(),
+                year,
+                regime: rules.regime,
+                total: GroupStats::default(),
+                by_band: BTreeMap::new(),
+                rounds_seen: 0,
+                last_round: 0,
+                players: 0,
+            });
+        edition.total.add(&stats);
+        edition
+            .by_band
+            .entry(band_of_row(bands.get(i)))
             .or_default()
             .add(&stats);
-        if let Some(year) = years.get(i) {
-            by_year
-                .entry((arm, rules.series.clone(), year))
+        // Spellings of one edition share its games: the most players any
+        // spelling shows, and the rounds all of them show.
+        let key = (event.to_string(), sites.get(i).map(str::to_string), year);
+        if let Some((seen, players)) = sizes.get(&key) {
+            edition.players = edition.players.max(*players);
+            rounds
+                .entry((rules.series.clone(), year, rules.regime))
                 .or_default()
-                .add(&stats);
+                .extend(seen);
         }
     }
-    study.did = differences_in_differences(&by_year);
+    for (key, edition) in &mut editions {
+        if let Some(seen) = rounds.get(key) {
+            edition.rounds_seen = seen.len() as u32;
+            edition.last_round = seen.last().copied().unwrap_or(0);
+        }
+    }
+    study.editions = editions.into_values().collect();
+    for e in &study.editions {
+        study.regimes.entry(e.regime).or_default().add(&e.total);
+    }
+    let rule: Vec<&Edition> = study
+        .editions
+        .iter()
+        .filter(|e| e.regime.restricts())
+        .collect();
+    let control: Vec<&Edition> = study
+        .editions
+        .iter()
+        .filter(|e| !e.regime.restricts())
+        .collect();
+    let mut rng = Rng::new(SEED);
+    study.effects = Measure::all()
+        .into_iter()
+        .map(|m| {
+            (
+                m,
+                effect(&rule, &control, m, Estimator::Raw, &mut rng),
+                effect(&rule, &control, m, Estimator::MantelHaenszel, &mut rng),
+            )
+        })
+        .collect();
+    study.changes = series_changes(&study.editions, &mut rng);
     Ok(study)
 }
 
-fn differences_in_differences(
-    by_year: &BTreeMap<(Arm, String, i16), GroupStats>,
-) -> Vec<DiffInDiff> {
-    let control_in = |years: &[i16]| {
-        let mut g = GroupStats::default();
-        for ((arm, _, y), s) in by_year {
-            if *arm == Arm::Control && years.contains(y) {
-                g.add(s);
-            }
-        }
-        g
+type EventKey = (String, Option<String>, i16);
+
+/// For each event, site and year: the round numbers seen (the part of the
+/// `Round` tag before any dot: "3.1" is board 1 of round 3) and the players
+/// seen.
+fn event_sizes(used: LazyFrame) -> Result<BTreeMap<EventKey, (BTreeSet<u32>, u32)>> {
+    let keys = || [Column::Event.col(), Column::Site.col(), Column::Year.col()];
+    let rounds = used
+        .clone()
+        .group_by([
+            Column::Event.col(),
+            Column::Site.col(),
+            Column::Year.col(),
+            Column::Round.col(),
+        ])
+        .agg([len().alias("n")])
+        .collect()?;
+    let players = used
+        .group_by(keys())
+        .agg([
+            Column::White
+                .col()
+                .n_unique()
+                .cast(DataType::UInt32)
+                .alias("white"),
+            Column::Black
+                .col()
+                .n_unique()
+                .cast(DataType::UInt32)
+                .alias("black"),
+        ])
+        .collect()?;
+    let key = |df: &DataFrame, i: usize| -> Result<Option<EventKey>> {
+        let event = df.column(Column::Event.name())?.str()?.get(i);
+        let site = df.column(Column::Site.name())?.str()?.get(i);
+        let year = df.column(Column::Year.name())?.i16()?.get(i);
+        Ok(event
+            .zip(year)
+            .map(|(e, y)| (e.to_string(), site.map(str::to_string), y)))
     };
-    let series: std::collections::BTreeSet<&String> = by_year.keys().map(|(_, s, _)| s).collect();
-    series
-        .into_iter()
-        .filter_map(|name| {
-            let years_of = |arm: Arm| -> Vec<i16> {
-                by_year
-                    .keys()
-                    .filter(|(a, s, _)| *a == arm && s == name)
-                    .map(|k| k.2)
-                    .collect()
-            };
-            let (after_years, before_years) = (years_of(Arm::Rule), years_of(Arm::Unregulated));
-            if after_years.is_empty() || before_years.is_empty() {
-                return None;
-            }
-            let sum = |arm: Arm| {
-                let mut g = GroupStats::default();
-                for ((a, s, _), st) in by_year {
-                    if *a == arm && s == name {
-                        g.add(st);
-                    }
+    let mut out: BTreeMap<EventKey, (BTreeSet<u32>, u32)> = BTreeMap::new();
+    let round = rounds.column(Column::Round.name())?.str()?;
+    for i in 0..rounds.height() {
+        let number = round
+            .get(i)
+            .and_then(|r| r.split('.').next())
+            .and_then(|r| r.trim().parse::<u32>().ok());
+        if let (Some(k), Some(n)) = (key(&rounds, i)?, number) {
+            out.entry(k).or_default().0.insert(n);
+        }
+    }
+    let (white, black) = (
+        players.column("white")?.u32()?,
+        players.column("black")?.u32()?,
+    );
+    for i in 0..players.height() {
+        if let Some(k) = key(&players, i)? {
+            let n = white.get(i).unwrap_or(0).max(black.get(i).unwrap_or(0));
+            out.entry(k).or_default().1 = n;
+        }
+    }
+    Ok(out)
+}
+
+#[derive(Copy, Clone)]
+enum Estimator {
+    Raw,
+    MantelHaenszel,
+}
+
+fn pooled(editions: &[&Edition]) -> GroupStats {
+    let mut g = GroupStats::default();
+    for e in editions {
+        g.add(&e.total);
+    }
+    g
+}
+
+fn by_band(editions: &[&Edition]) -> BTreeMap<Band, GroupStats> {
+    let mut m: BTreeMap<Band, GroupStats> = BTreeMap::new();
+    for e in editions {
+        for (b, s) in &e.by_band {
+            m.entry(*b).or_default().add(s);
+        }
+    }
+    m
+}
+
+/// Treated minus control share of a measure: pooled, or the
+/// Mantel–Haenszel risk difference over rating bands (weights
+/// n1·n0 / (n1 + n0); bands missing on either side are left out).
+fn difference(
+    treated: &[&Edition],
+    control: &[&Edition],
+    m: Measure,
+    how: Estimator,
+) -> Option<f64> {
+    match how {
+        Estimator::Raw => {
+            let a = pooled(treated).share(m).rate()?;
+            let b = pooled(control).share(m).rate()?;
+            Some(a - b)
+        }
+        Estimator::MantelHaenszel => {
+            let t = by_band(treated);
+            let c = by_band(control);
+            let (mut num, mut den) = (0.0, 0.0);
+            for (band, ts) in &t {
+                let Some(cs) = c.get(band) else { continue };
+                let (n1, n0) = (ts.games as f64, cs.games as f64);
+                if n1 == 0.0 || n0 == 0.0 {
+                    continue;
                 }
-                g
-            };
-            Some(DiffInDiff {
-                series: name.clone(),
-                before: sum(Arm::Unregulated),
-                after: sum(Arm::Rule),
-                control_before: control_in(&before_years),
-                control_after: control_in(&after_years),
-            })
-        })
+                let (p1, p0) = (ts.share(m).rate()?, cs.share(m).rate()?);
+                let w = n1 * n0 / (n1 + n0);
+                num += w * (p1 - p0);
+                den += w;
+            }
+            (den > 0.0).then(|| num / den)
+        }
+    }
+}
+
+/// A resample, with replacement, of the same number of editions.
+fn resample<'a>(editions: &[&'a Edition], rng: &mut Rng) -> Vec<&'a Edition> {
+    (0..editions.len())
+        .map(|_| editions[rng.below(editions.len() as u64) as usize])
         .collect()
+}
+
+fn percentile_interval(mut values: Vec<f64>) -> Option<(f64, f64)> {
+    if values.len() < BOOTSTRAP_REPLICATES / 2 {
+        return None;
+    }
+    values.sort_by(f64::total_cmp);
+    let at = |q: f64| values[((values.len() - 1) as f64 * q).round() as usize];
+    Some((at(0.025), at(0.975)))
+}
+
+fn effect(
+    treated: &[&Edition],
+    control: &[&Edition],
+    m: Measure,
+    how: Estimator,
+    rng: &mut Rng,
+) -> Option<Effect> {
+    let estimate = difference(treated, control, m, how)?;
+    let interval = (treated.len() >= 2 && control.len() >= 2).then(|| {
+        let replicates: Vec<f64> = (0..BOOTSTRAP_REPLICATES)
+            .filter_map(|_| difference(&resample(treated, rng), &resample(control, rng), m, how))
+            .collect();
+        percentile_interval(replicates)
+    });
+    Some(Effect {
+        estimate,
+        interval: interval.flatten(),
+    })
+}
+
+/// Difference in differences: (after − before) − (control after − control
+/// before), each "−" raw or Mantel–Haenszel.
+fn did(groups: [&[&Edition]; 4], m: Measure, how: Estimator) -> Option<f64> {
+    let [after, before, control_after, control_before] = groups;
+    match how {
+        Estimator::Raw => {
+            let r = |g: &[&Edition]| pooled(g).share(m).rate();
+            Some((r(after)? - r(before)?) - (r(control_after)? - r(control_before)?))
+        }
+        Estimator::MantelHaenszel => Some(
+            difference(after, control_after, m, how)? - difference(before, control_before, m, how)?,
+        ),
+    }
+}
+
+fn did_effect(
+    groups: [&[&Edition]; 4],
+    m: Measure,
+    how: Estimator,
+    rng: &mut Rng,
+) -> Option<Effect> {
+    let estimate = did(groups, m, how)?;
+    let interval = groups.iter().all(|g| g.len() >= 2).then(|| {
+        let replicates: Vec<f64> = (0..BOOTSTRAP_REPLICATES)
+            .filter_map(|_| {
+                let r = groups.map(|g| resample(g, rng));
+                did([&r[0], &r[1], &r[2], &r[3]], m, how)
+            })
+            .collect();
+        percentile_interval(replicates)
+    });
+    Some(Effect {
+        estimate,
+        interval: interval.flatten(),
+    })
+}
+
+/// Every series with editions both with and without a rule, against the
+/// control editions of other series in the same years.
+fn series_changes(editions: &[Edition], rng: &mut Rng) -> Vec<SeriesChange> {
+    let series: BTreeSet<&String> = editions.iter().map(|e| &e.series).collect();
+    let mut out = Vec::new();
+    for name in series {
+        let of = |rule: bool| -> Vec<&Edition> {
+            editions
+                .iter()
+                .filter(|e| &e.series == name && e.regime.restricts() == rule)
+                .collect()
+        };
+        let (after, before) = (of(true), of(false));
+        if after.is_empty() || before.is_empty() {
+            continue;
+        }
+        let years = |g: &[&Edition]| -> Vec<i16> {
+            let mut y: Vec<i16> = g.iter().map(|e| e.year).collect();
+            y.dedup();
+            y
+        };
+        let (after_years, before_years) = (years(&after), years(&before));
+        let controls_in = |years: &[i16]| -> Vec<&Edition> {
+            editions
+                .iter()
+                .filter(|e| &e.series != name && !e.regime.restricts() && years.contains(&e.year))
+                .collect()
+        };
+        let (control_after, control_before) =
+            (controls_in(&after_years), controls_in(&before_years));
+        if control_after.is_empty() || control_before.is_empty() {
+            continue;
+        }
+        let groups: [&[&Edition]; 4] = [&after, &before, &control_after, &control_before];
+        let effects = Measure::all()
+            .into_iter()
+            .filter_map(|m| {
+                let raw = did_effect(groups, m, Estimator::Raw, rng)?;
+                Some((
+                    m,
+                    raw,
+                    did_effect(groups, m, Estimator::MantelHaenszel, rng),
+                ))
+            })
+            .collect();
+        out.push(SeriesChange {
+            series: name.clone(),
+            regime: after[0].regime,
+            before: pooled(&before),
+            after: pooled(&after),
+            control_before: pooled(&control_before),
+            control_after: pooled(&control_after),
+            editions: [
+                after.len(),
+                before.len(),
+                control_after.len(),
+                control_before.len(),
+            ],
+            effects,
+            before_years,
+            after_years,
+        });
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn g(games: u64, draws: u64) -> GroupStats {
-        GroupStats {
-            games,
-            draws,
-            ..GroupStats::default()
+    fn edition(series: &str, year: i16, regime: Regime, bands: &[(u16, u64, u64)]) -> Edition {
+        let mut by_band = BTreeMap::new();
+        let mut total = GroupStats::default();
+        for &(band, games, draws) in bands {
+            let g = GroupStats {
+                games,
+                draws,
+                ..GroupStats::default()
+            };
+            total.add(&g);
+            by_band.insert(Band::Rated(band), g);
+        }
+        Edition {
+            series: series.into(),
+            year,
+            regime,
+            total,
+            by_band,
+            rounds_seen: 0,
+            last_round: 0,
+            players: 0,
         }
     }
 
     #[test]
+    fn mantel_haenszel_removes_a_difference_made_by_strength() {
+        // Same draw rate within each band (40% in band 0, 60% in band 1),
+        // but the rule events are mostly strong: the raw difference is
+        // large, the adjusted one zero.
+        let rule = edition("R", 2010, Regime::Sofia, &[(0, 10, 4), (1, 90, 54)]);
+        let control = edition("C", 2010, Regime::None, &[(0, 90, 36), (1, 10, 6)]);
+        let (t, c) = (vec![&rule], vec![&control]);
+        let raw = difference(&t, &c, Measure::Draws, Estimator::Raw).unwrap();
+        assert!((raw - (0.58 - 0.42)).abs() < 1e-12);
+        let mh = difference(&t, &c, Measure::Draws, Estimator::MantelHaenszel).unwrap();
+        assert!(mh.abs() < 1e-12);
+    }
+
+    #[test]
     fn difference_in_differences_by_hand() {
-        let d = DiffInDiff {
-            series: "x".into(),
-            before: g(100, 60),
-            after: g(100, 40),
-            control_before: g(200, 100),
-            control_after: g(200, 90),
-        };
-        let (effect, lo, hi) = d.draw_rate_effect().unwrap();
-        assert!((effect - (-0.20 + 0.05)).abs() < 1e-12);
-        let se =
-            (0.4 * 0.6 / 100.0 + 0.6 * 0.4 / 100.0 + 0.45 * 0.55 / 200.0 + 0.5 * 0.5 / 200.0f64)
-                .sqrt();
-        assert!((hi - effect - 1.96 * se).abs() < 1e-12 && (effect - lo - 1.96 * se).abs() < 1e-12);
+        let after = edition("S", 2012, Regime::MinMoves, &[(0, 100, 40)]);
+        let before = edition("S", 2010, Regime::None, &[(0, 100, 50)]);
+        let control_after = edition("C", 2012, Regime::None, &[(0, 100, 55)]);
+        let control_before = edition("C", 2010, Regime::None, &[(0, 100, 50)]);
+        let groups: [&[&Edition]; 4] =
+            [&[&after], &[&before], &[&control_after], &[&control_before]];
+        let d = did(groups, Measure::Draws, Estimator::Raw).unwrap();
+        assert!((d - (-0.10 - 0.05)).abs() < 1e-12);
+        let changes = series_changes(
+            &[after, before, control_after, control_before],
+            &mut Rng::new(1),
+        );
+        assert_eq!(changes.len(), 1);
+        assert_eq!(changes[0].series, "S");
+        // One edition per group: no interval.
+        assert!(changes[0].effects[0].1.interval.is_none());
     }
 
     #[test]
     fn mean_draw_length_interval() {
-        // Draws of 10, 20 and 30 moves: mean 20, sd 10, half-width 1.96·10/√3.
-        let s = GroupStats {
-            games: 5,
+        let g = GroupStats {
+            games: 3,
             draws: 3,
             draw_moves_sum: 60.0,
-            draw_moves_squares: 100.0 + 400.0 + 900.0,
+            draw_moves_squares: 10.0 * 10.0 + 20.0 * 20.0 + 30.0 * 30.0,
             ..GroupStats::default()
         };
-        let (mean, lo, hi) = s.mean_draw_moves().unwrap();
+        let (mean, lo, hi) = g.mean_draw_moves().unwrap();
         assert_eq!(mean, 20.0);
-        assert!(
-            (hi - 20.0 - 1.96 * 10.0 / 3f64.sqrt()).abs() < 1e-9
-                && (20.0 - lo - (hi - 20.0)).abs() < 1e-9
-        );
+        assert!((hi - mean - 1.96 * (100.0f64 / 3.0).sqrt()).abs() < 1e-9);
+        assert!((mean - lo - (hi - mean)).abs() < 1e-9);
     }
 }

@@ -30,6 +30,8 @@ pub struct Filters {
     pub dedup: bool,
     /// Leave out games with a bot (title `BOT`).
     pub no_bots: bool,
+    /// The two short-draw limits, in moves.
+    pub short_draws: [u32; 2],
 }
 
 impl Default for Filters {
@@ -45,6 +47,7 @@ impl Default for Filters {
             variant: None,
             dedup: false,
             no_bots: false,
+            short_draws: [20, 30],
         }
     }
 }
@@ -122,8 +125,6 @@ pub fn scan(paths: &[PathBuf]) -> Result<LazyFrame> {
         _ => Ok(concat(frames, UnionArgs::default())?),
     }
 }
-
-
 
 /// Opens a games table lazily, after checking that it is a Parquet file
 /// written by `remis classify`: every error names the file.
@@ -259,7 +260,10 @@ pub fn prepare(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Re
     }
     if filters.no_bots {
         let bot = |c: Column| c.col().eq(lit("BOT")).fill_null(lit(false));
-        reasons.push((bot(Column::WhiteTitle).or(bot(Column::BlackTitle)), "bot game (--no-bots)"));
+        reasons.push((
+            bot(Column::WhiteTitle).or(bot(Column::BlackTitle)),
+            "bot game (--no-bots)",
+        ));
     }
     if let Some(v) = &filters.variant {
         reasons.push((Column::Variant.col().neq(lit(v.as_str())), "other variant"));

@@ -103,10 +103,7 @@ impl FilterArgs {
             variant: self.variant.clone(),
             dedup: self.dedup,
             no_bots: self.no_bots,
+            short_draws: [self.short_draw_moves[0], self.short_draw_moves[1]],
         })
-    }
-
-    pub fn short_draw_moves(&self) -> [u32; 2] {
-        [self.short_draw_moves[0], self.short_draw_moves[1]]
     }
 }

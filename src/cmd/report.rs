@@ -52,7 +52,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             inputs: &inputs,
             filters: &filters.describe(),
             generated_by: concat!("remis ", env!("CARGO_PKG_VERSION")),
-            short_draws: args.filters.short_draw_moves(),
+            short_draws: filters.short_draws,
             chart_bands: args.chart_bands,
         },
         &report,

@@ -6,7 +6,10 @@ use std::{io::Write, path::PathBuf, process::ExitCode};
 use anyhow::{Context, Result};
 
 use super::filters::FilterArgs;
-use remis::analysis::{rule_study, table as query};
+use remis::analysis::rule_study::{self, Measure};
+use remis::analysis::table as query;
+use remis::render::text::Format;
+use remis::rules::DrawType;
 use remis::study::{Proportion, events::EventCatalogue};
 
 #[derive(clap::Args)]
@@ -18,6 +21,9 @@ pub struct Args {
     /// catalogue built into remis.
     #[arg(long)]
     events: Option<PathBuf>,
+    /// How to print: text, or JSON for notebooks and scripts.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
     #[command(flatten)]
     filters: FilterArgs,
 }
@@ -32,13 +38,80 @@ pub fn catalogue(path: Option<&PathBuf>) -> Result<EventCatalogue> {
     EventCatalogue::from_toml(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
-pub fn cell(p: Proportion) -> String {
-    match (p.rate(), p.wilson95()) {
-        (Some(r), Some((lo, hi))) => {
-            format!("{:.1}% ({:.1}–{:.1})", r * 100.0, lo * 100.0, hi * 100.0)
-        }
-        _ => "–".into(),
+fn effect_text(e: Option<&rule_study::Effect>) -> String {
+    match e {
+        None => "–".into(),
+        Some(e) => match e.interval {
+            Some((lo, hi)) => format!(
+                "{:+.1} ({:+.1} to {:+.1})",
+                e.estimate * 100.0,
+                lo * 100.0,
+                hi * 100.0
+            ),
+            None => format!("{:+.1} (one edition: no interval)", e.estimate * 100.0),
+        },
     }
+}
+
+fn effect_json(e: Option<&rule_study::Effect>) -> serde_json::Value {
+    match e {
+        None => serde_json::Value::Null,
+        Some(e) => serde_json::json!({
+            "estimate": e.estimate,
+            "ci95_low": e.interval.map(|i| i.0),
+            "ci95_high": e.interval.map(|i| i.1),
+        }),
+    }
+}
+
+fn group_json(g: &rule_study::GroupStats, limits: [u32; 2]) -> serde_json::Value {
+    let mut m = serde_json::Map::new();
+    m.insert("games".into(), g.games.into());
+    for measure in Measure::all() {
+        let p = g.share(measure);
+        m.insert(
+            measure.label(limits),
+            serde_json::json!({"count": p.successes, "share": p.rate()}),
+        );
+    }
+    m.insert(
+        "mean_draw_moves".into(),
+        g.mean_draw_moves().map(|t| t.0).into(),
+    );
+    for kind in DrawType::ALL {
+        m.insert(
+            format!("draws_{}", kind.as_str()),
+            g.draw_type_share(kind).successes.into(),
+        );
+    }
+    serde_json::Value::Object(m)
+}
+
+fn study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
+    let limits = study.short_limits;
+    serde_json::json!({
+        "short_draw_limits": limits,
+        "regimes": study.regimes.iter().map(|(r, g)| (r.as_str().to_string(), group_json(g, limits))).collect::<serde_json::Map<_, _>>(),
+        "effects": study.effects.iter().map(|(m, raw, adj)| serde_json::json!({
+            "measure": m.label(limits), "raw": effect_json(raw.as_ref()), "adjusted": effect_json(adj.as_ref())
+        })).collect::<Vec<_>>(),
+        "changes": study.changes.iter().map(|c| serde_json::json!({
+            "series": c.series, "regime": c.regime.as_str(),
+            "after_years": c.after_years, "before_years": c.before_years, "editions": c.editions,
+            "after": group_json(&c.after, limits), "before": group_json(&c.before, limits),
+            "control_after": group_json(&c.control_after, limits), "control_before": group_json(&c.control_before, limits),
+            "effects": c.effects.iter().map(|(m, raw, adj)| serde_json::json!({
+                "measure": m.label(limits), "raw": effect_json(Some(raw)), "adjusted": effect_json(adj.as_ref())
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "editions": study.editions.iter().map(|e| serde_json::json!({
+            "series": e.series, "year": e.year, "regime": e.regime.as_str(),
+            "games": e.total.games, "draws": e.total.draws, "agreed": e.total.agreed,
+            "rounds_seen": e.rounds_seen, "last_round": e.last_round, "players": e.players,
+            "expected_games": e.expected_games(),
+        })).collect::<Vec<_>>(),
+        "fast_games_left_out": study.fast_games_left_out,
+    })
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -50,53 +123,116 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if filters.dedup {
         query::ensure_dedup_marks(&tables)?;
     }
-    let study = rule_study::rule_study(prepared, &catalogue, &patterns)?;
+    let study = rule_study::rule_study(prepared, &catalogue, &patterns, filters.short_draws)?;
     let mut out = std::io::stdout().lock();
-    write!(out, "{:<34} {:>6} ", "group", "games")?;
-    for (label, _) in rule_study::GroupStats::default().measures() {
-        write!(out, " {label:<22}")?;
+    if args.format == Format::Json {
+        serde_json::to_writer_pretty(&mut out, &study_json(&study))?;
+        writeln!(out)?;
+        return Ok(ExitCode::SUCCESS);
     }
-    writeln!(out, " mean draw length (95% CI)")?;
-    let line = |out: &mut std::io::StdoutLock, name: &str, g: &rule_study::GroupStats| {
+    if study.is_empty() {
+        writeln!(
+            out,
+            "no games of the catalogue's events in these tables ({})",
+            filters.describe().join(", ")
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let limits = study.short_limits;
+    write!(out, "{:<40} {:>7}", "regime", "games")?;
+    for m in Measure::all() {
+        write!(out, "  {:<24}", m.label(limits))?;
+    }
+    writeln!(out, "  mean draw length")?;
+    let rule = study.rule_games();
+    for (label, g) in study
+        .regimes
+        .iter()
+        .map(|(r, g)| (r.label(), g))
+        .chain(std::iter::once(("All rule editions", &rule)))
+    {
+        write!(out, "{label:<40} {:>7}", g.games)?;
+        for m in Measure::all() {
+            write!(out, "  {:<24}", cell(g.share(m)))?;
+        }
         let mean = g.mean_draw_moves().map_or("–".into(), |(m, lo, hi)| {
             format!("{m:.1} ({lo:.1}–{hi:.1})")
         });
-        write!(out, "{:<34} {:>6} ", name, g.games)?;
-        for (_, p) in g.measures() {
-            write!(out, " {:<22}", cell(p))?;
-        }
-        writeln!(out, " {mean}")
-    };
-    for (arm, stats) in &study.arms {
-        line(&mut out, &format!("{arm:?}"), stats)?;
+        writeln!(out, "  {mean}")?;
     }
-    for ((arm, series), stats) in &study.series {
-        line(&mut out, &format!("  {arm:?}: {series}"), stats)?;
-    }
-    if study.did.is_empty() {
+    writeln!(
+        out,
+        "\nrule minus control, percentage points (95% bootstrap interval over editions):"
+    )?;
+    for (m, raw, adjusted) in &study.effects {
         writeln!(
             out,
-            "no series in the data changed its rules: no difference in differences"
+            "  {:<24} raw {:<28} strength-adjusted {}",
+            m.label(limits),
+            effect_text(raw.as_ref()),
+            effect_text(adjusted.as_ref())
         )?;
     }
-    for d in &study.did {
-        if let Some((e, lo, hi)) = d.draw_rate_effect() {
+    if study.changes.is_empty() {
+        writeln!(
+            out,
+            "\nno series in these tables has editions with and without a rule: no difference in differences"
+        )?;
+    }
+    for c in &study.changes {
+        let years = |y: &[i16]| {
+            y.iter()
+                .map(|y| y.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        writeln!(
+            out,
+            "\n{} ({}): with the rule {}, without {}; editions {} / {} / controls {} and {}",
+            c.series,
+            c.regime.label(),
+            years(&c.after_years),
+            years(&c.before_years),
+            c.editions[0],
+            c.editions[1],
+            c.editions[2],
+            c.editions[3]
+        )?;
+        for (m, raw, adjusted) in &c.effects {
             writeln!(
                 out,
-                "{}: draw rate change after the rules minus the controls' change: {:+.1} points (95% CI {:+.1} to {:+.1})",
-                d.series,
-                e * 100.0,
-                lo * 100.0,
-                hi * 100.0
+                "  difference in differences, {:<24} raw {:<28} strength-adjusted {}",
+                m.label(limits),
+                effect_text(Some(raw)),
+                effect_text(adjusted.as_ref())
             )?;
         }
     }
     if study.fast_games_left_out > 0 {
         writeln!(
             out,
-            "{} games of these events left out: rapid, blitz, blindfold or simul by name",
+            "\n{} games of these events left out: rapid, blitz, blindfold or simul by name",
             study.fast_games_left_out
         )?;
     }
+    writeln!(
+        out,
+        "\nWhat this means: {}",
+        remis::render::sections::RULE_STUDY_MEANING
+    )?;
+    writeln!(
+        out,
+        "\nWhat it cannot show: {}",
+        remis::render::sections::RULE_STUDY_LIMITS
+    )?;
     Ok(ExitCode::SUCCESS)
+}
+
+pub fn cell(p: Proportion) -> String {
+    match (p.rate(), p.wilson95()) {
+        (Some(r), Some((lo, hi))) => {
+            format!("{:.1}% ({:.1}–{:.1})", r * 100.0, lo * 100.0, hi * 100.0)
+        }
+        _ => "–".into(),
+    }
 }

@@ -6,11 +6,11 @@ use std::{io::Write, path::PathBuf, process::ExitCode};
 use anyhow::Result;
 
 use super::filters::FilterArgs;
+use remis::analysis::draws::DrawStats;
 use remis::analysis::{
     self, games,
     outcomes::{self, OutcomeCounts, Outcomes},
 };
-use remis::analysis::draws::DrawStats;
 use remis::render::text::{Cell, Format, Table};
 use remis::study::{BandScheme, Proportion};
 
@@ -57,12 +57,22 @@ pub struct Args {
 }
 
 fn share(p: &Proportion) -> [Cell; 3] {
-    let (lo, hi) = p.wilson95().map_or((None, None), |(l, h)| (Some(l), Some(h)));
+    let (lo, hi) = p
+        .wilson95()
+        .map_or((None, None), |(l, h)| (Some(l), Some(h)));
     [Cell::Share(p.rate()), Cell::Share(lo), Cell::Share(hi)]
 }
 
 fn draws_table(stats: &DrawStats, scheme: &BandScheme, by_band: bool) -> Table {
-    let mut t = Table::new(vec!["band", "year", "games", "draws", "draw_rate", "ci95_low", "ci95_high"]);
+    let mut t = Table::new(vec![
+        "band",
+        "year",
+        "games",
+        "draws",
+        "draw_rate",
+        "ci95_low",
+        "ci95_high",
+    ]);
     let mut row = |band: String, year: Option<i16>, p: &Proportion| {
         let mut cells = vec![
             Cell::Text(band),
@@ -75,7 +85,10 @@ fn draws_table(stats: &DrawStats, scheme: &BandScheme, by_band: bool) -> Table {
     };
     for (&band, total) in &stats.by_band {
         if !by_band {
-            for ((b, y), p) in stats.by_band_year.range((band, i16::MIN)..=(band, i16::MAX)) {
+            for ((b, y), p) in stats
+                .by_band_year
+                .range((band, i16::MIN)..=(band, i16::MAX))
+            {
                 debug_assert_eq!(*b, band);
                 row(scheme.label(band), Some(*y), p);
             }
@@ -88,8 +101,16 @@ fn draws_table(stats: &DrawStats, scheme: &BandScheme, by_band: bool) -> Table {
 
 fn outcomes_table(o: &Outcomes, scheme: &BandScheme, by_band: bool) -> Table {
     let mut t = Table::new(vec![
-        "band", "year", "games", "white_wins", "draws", "black_wins", "white_score", "ci95_low",
-        "ci95_high", "expected_score",
+        "band",
+        "year",
+        "games",
+        "white_wins",
+        "draws",
+        "black_wins",
+        "white_score",
+        "ci95_low",
+        "ci95_high",
+        "expected_score",
     ]);
     let mut row = |band: String, year: Option<i16>, c: &OutcomeCounts| {
         let (s, lo, hi) = c
@@ -121,7 +142,15 @@ fn outcomes_table(o: &Outcomes, scheme: &BandScheme, by_band: bool) -> Table {
 }
 
 fn gap_table(g: &games::RatingGap, scheme: &BandScheme) -> Table {
-    let mut t = Table::new(vec!["mean_rating", "gap", "games", "draws", "draw_rate", "ci95_low", "ci95_high"]);
+    let mut t = Table::new(vec![
+        "mean_rating",
+        "gap",
+        "games",
+        "draws",
+        "draw_rate",
+        "ci95_low",
+        "ci95_high",
+    ]);
     for (&(band, bin), p) in &g.cells {
         let mut cells = vec![
             Cell::Text(scheme.label(band)),
@@ -136,7 +165,15 @@ fn gap_table(g: &games::RatingGap, scheme: &BandScheme) -> Table {
 }
 
 fn openings_table(o: &games::Openings) -> Table {
-    let mut t = Table::new(vec!["by", "opening", "games", "draws", "draw_rate", "ci95_low", "ci95_high"]);
+    let mut t = Table::new(vec![
+        "by",
+        "opening",
+        "games",
+        "draws",
+        "draw_rate",
+        "ci95_low",
+        "ci95_high",
+    ]);
     for (by, groups) in [("eco", &o.by_eco), ("name", &o.by_name)] {
         for g in groups {
             let mut cells = vec![
@@ -153,7 +190,15 @@ fn openings_table(o: &games::Openings) -> Table {
 }
 
 fn time_classes_table(tc: &games::TimeClasses, scheme: &BandScheme) -> Table {
-    let mut t = Table::new(vec!["time_class", "band", "games", "draws", "draw_rate", "ci95_low", "ci95_high"]);
+    let mut t = Table::new(vec![
+        "time_class",
+        "band",
+        "games",
+        "draws",
+        "draw_rate",
+        "ci95_low",
+        "ci95_high",
+    ]);
     for (class, total) in &tc.by_class {
         for ((c, band), p) in &tc.by_class_band {
             if c == class {
@@ -182,8 +227,16 @@ fn time_classes_table(tc: &games::TimeClasses, scheme: &BandScheme) -> Table {
 fn clocks_table(c: &games::Clocks) -> Table {
     let mut t = Table::new(vec!["games", "clock", "count"]);
     for (what, bins, missing) in [
-        ("agreed draws (lower clock)", &c.agreed_lower_clock, c.agreed_without_clock),
-        ("won on time (winner's clock)", &c.flag_winner_clock, c.flag_without_clock),
+        (
+            "agreed draws (lower clock)",
+            &c.agreed_lower_clock,
+            c.agreed_without_clock,
+        ),
+        (
+            "won on time (winner's clock)",
+            &c.flag_winner_clock,
+            c.flag_without_clock,
+        ),
     ] {
         for bin in 0..=games::CLOCK_EDGES.len() {
             t.push(vec![
@@ -192,7 +245,11 @@ fn clocks_table(c: &games::Clocks) -> Table {
                 Cell::Count(bins.get(&bin).copied().unwrap_or(0)),
             ]);
         }
-        t.push(vec![Cell::Text(what.into()), Cell::Text("no clock".into()), Cell::Count(missing)]);
+        t.push(vec![
+            Cell::Text(what.into()),
+            Cell::Text("no clock".into()),
+            Cell::Count(missing),
+        ]);
     }
     t
 }
@@ -203,7 +260,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let view = if args.audit { View::Audit } else { args.view };
     let aggregate = analysis::aggregate(&args.tables, &filters, &patterns)?;
     if aggregate.stats.games == 0 {
-        eprintln!("remis: no games matched ({})", filters.describe().join(", "));
+        eprintln!(
+            "remis: no games matched ({})",
+            filters.describe().join(", ")
+        );
     }
     let scheme = &filters.bands;
     let prepared = || aggregate.prepared.clone();

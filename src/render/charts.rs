@@ -486,30 +486,36 @@ pub fn draw_length(stats: &DrawStats) -> Result<String> {
 /// Rule events against controls: draw rate, agreed draws and short draws,
 /// side by side with 95% whiskers.
 pub fn rule_study(study: &crate::analysis::rule_study::RuleStudy) -> Result<String> {
-    use crate::analysis::rule_study::{Arm, GroupStats};
-    let arms: Vec<(Arm, &GroupStats, RGBColor, &str)> = [
+    use crate::analysis::rule_study::Measure;
+    use crate::study::events::Regime;
+    let rule = study.rule_games();
+    let control = study
+        .regimes
+        .get(&Regime::None)
+        .copied()
+        .unwrap_or_default();
+    let arms: Vec<(_, RGBColor, &str)> = [
         (
-            Arm::Rule,
+            rule,
             RGBColor(0xd9, 0x5f, 0x02),
-            "Under rules against short draws",
+            "Under rules against draws",
         ),
         (
-            Arm::Control,
+            control,
             RGBColor(0x75, 0x70, 0xb3),
-            "Comparable events without them",
+            "Without them (controls)",
         ),
     ]
     .into_iter()
-    .filter_map(|(arm, color, label)| study.arms.get(&arm).map(|g| (arm, g, color, label)))
-    .filter(|(_, g, _, _)| g.games > 0)
+    .filter(|(g, _, _)| g.games > 0)
     .collect();
     if arms.is_empty() {
         return Ok(String::new());
     }
-    let labels: Vec<String> = GroupStats::default()
-        .measures()
+    let measures = Measure::all();
+    let labels: Vec<String> = measures
         .iter()
-        .map(|(l, _)| l.to_string())
+        .map(|m| m.label(study.short_limits))
         .collect();
     let mut svg = String::new();
     {
@@ -523,9 +529,10 @@ pub fn rule_study(study: &crate::analysis::rule_study::RuleStudy) -> Result<Stri
             "Share of all games",
         )?;
         let width = 0.8 / arms.len() as f64;
-        for (k, (_, stats, color, label)) in arms.iter().enumerate() {
+        for (k, (stats, color, label)) in arms.iter().enumerate() {
             let color = *color;
-            for (m, (_, p)) in stats.measures().into_iter().enumerate() {
+            for (m, measure) in measures.iter().enumerate() {
+                let p = stats.share(*measure);
                 let (Some(rate), Some((lo, hi))) = (p.rate(), p.wilson95()) else {
                     continue;
                 };
@@ -552,13 +559,14 @@ pub fn rule_study(study: &crate::analysis::rule_study::RuleStudy) -> Result<Stri
     Ok(accessible(
         svg,
         "chart-rules",
-        "Events under rules against short draws against comparable events",
-        "Grouped bar chart: for events under rules against short draws and for \
+        "Events under rules against draws against comparable events",
+        "Grouped bar chart: for events under rules against draws and for \
          comparable events without them, the share of games drawn, agreed \
-         drawn, and drawn within 20 and within 30 moves, with 95 percent intervals.",
+         drawn, and drawn within the two short-draw limits, with 95 percent \
+         intervals (games treated as independent; the estimates in the table \
+         use intervals over event editions).",
     ))
 }
-
 /// One line of a [`lines_by_category`] chart: a value (with its 95%
 /// interval) per category, `None` where there are too few games.
 pub struct Line {
@@ -628,7 +636,10 @@ pub fn lines_by_category(
                     });
                 }
                 chart
-                    .draw_series(run.iter().map(|&(x, v)| Circle::new((x, v), 3, color.filled())))
+                    .draw_series(
+                        run.iter()
+                            .map(|&(x, v)| Circle::new((x, v), 3, color.filled())),
+                    )
                     .map_err(err)?;
             }
             if !line.dashed {

@@ -423,74 +423,25 @@ fn rule_study_section(
     h: &mut String,
     study: &crate::analysis::rule_study::RuleStudy,
 ) -> anyhow::Result<()> {
-    use crate::analysis::rule_study::GroupStats;
-    h.push_str(
-        "<section id=\"rules\">\n<h2>Rules against short draws</h2>\n<p class=\"caption\">Events played \
-         under “Sofia rules” (no draw offers) or a minimum number of moves, against comparable events \
-         without them, as listed in the events file; the filters above apply to both. Rapid, blitz, \
-         blindfold and simul events are left out by name. Percentages are shares of all games, with \
-         95% intervals.</p>\n<div class=\"wide\"><table><tr><th class=\"l\">Group</th><th>Games</th>",
+    h.push_str("<section id=\"rules\">\n<h2>Rules against short draws</h2>\n");
+    let _ = writeln!(
+        h,
+        "<p class=\"caption\">{}</p>",
+        escape(super::sections::RULE_STUDY_MEANING)
     );
-    for (label, _) in GroupStats::default().measures() {
-        let _ = write!(h, "<th>{}</th>", escape(label));
-    }
-    h.push_str("<th>Mean length of draws (moves)</th></tr>");
-    let row = |h: &mut String, label: &str, g: &GroupStats, strong: bool| {
-        let cell = |p: Proportion| format!("{} <small>({})</small>", pct(p.rate()), interval(&p));
-        let mean = g.mean_draw_moves().map_or("–".into(), |(m, lo, hi)| {
-            format!("{m:.1} <small>({lo:.1}–{hi:.1})</small>")
-        });
-        let (open, close) = if strong {
-            ("<strong>", "</strong>")
-        } else {
-            ("", "")
-        };
-        let _ = write!(
-            h,
-            "<tr><td class=\"l\">{open}{}{close}</td><td>{}</td>",
-            escape(label),
-            thousands(g.games)
-        );
-        for (_, p) in g.measures() {
-            let _ = write!(h, "<td>{}</td>", cell(p));
-        }
-        let _ = write!(h, "<td>{mean}</td></tr>");
-    };
-    for (arm, stats) in &study.arms {
-        let label = match arm {
-            crate::analysis::rule_study::Arm::Rule => "Under rules against short draws",
-            crate::analysis::rule_study::Arm::Control => "Comparable events without them",
-            crate::analysis::rule_study::Arm::Unregulated => {
-                "Rule series, editions without the rules"
-            }
-        };
-        row(h, label, stats, true);
-        for ((a, series), s) in &study.series {
-            if a == arm {
-                row(h, &format!("— {series}"), s, false);
-            }
-        }
-    }
-    h.push_str("</table></div>\n");
+    super::sections::rule_study_regimes(h, study);
     let svg = charts::rule_study(study)?;
     if !svg.is_empty() {
         let _ = writeln!(h, "<figure>{svg}</figure>");
     }
-    if study.did.is_empty() {
-        h.push_str("<p class=\"caption\">No event series in these tables changed its rules, so there is no before/after (difference-in-differences) comparison.</p>\n");
-    }
-    for d in &study.did {
-        if let Some((e, lo, hi)) = d.draw_rate_effect() {
-            let _ = writeln!(
-                h,
-                "<p>{}: the draw rate changed by {:+.1} points more than in the control events over the same years (95% interval {:+.1} to {:+.1}).</p>",
-                escape(&d.series),
-                e * 100.0,
-                lo * 100.0,
-                hi * 100.0
-            );
-        }
-    }
+    super::sections::rule_study_effects(h, study);
+    super::sections::rule_study_changes(h, study);
+    super::sections::rule_study_editions(h, study);
+    let _ = writeln!(
+        h,
+        "<p class=\"caption\"><strong>What this cannot show.</strong> {}</p>",
+        escape(super::sections::RULE_STUDY_LIMITS)
+    );
     h.push_str("</section>\n");
     Ok(())
 }

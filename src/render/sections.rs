@@ -15,8 +15,9 @@ use crate::analysis::outcomes::{OutcomeCounts, Outcomes};
 use crate::study::{Band, BandScheme, Proportion};
 
 fn score(c: &OutcomeCounts) -> String {
-    c.white_score()
-        .map_or("–".into(), |(s, lo, hi)| format!("{:.3} ({:.3}–{:.3})", s, lo, hi))
+    c.white_score().map_or("–".into(), |(s, lo, hi)| {
+        format!("{:.3} ({:.3}–{:.3})", s, lo, hi)
+    })
 }
 
 fn expected(c: &OutcomeCounts) -> String {
@@ -25,7 +26,11 @@ fn expected(c: &OutcomeCounts) -> String {
 }
 
 fn share_cell(p: &Proportion) -> String {
-    format!("<td title=\"95% interval {}\">{}</td>", interval(p), pct(p.rate()))
+    format!(
+        "<td title=\"95% interval {}\">{}</td>",
+        interval(p),
+        pct(p.rate())
+    )
 }
 
 /// Win / draw / loss and White's score by band, observed and expected.
@@ -36,7 +41,10 @@ pub fn outcomes(h: &mut String, o: &Outcomes, scheme: &BandScheme) -> anyhow::Re
         .filter(|(_, c)| c.games() >= MIN_CELL_GAMES)
         .map(|(&b, _)| b)
         .collect();
-    let labels: Vec<String> = bands.iter().map(|&b| charts::short_label(scheme, b)).collect();
+    let labels: Vec<String> = bands
+        .iter()
+        .map(|&b| charts::short_label(scheme, b))
+        .collect();
     let observed = Line {
         label: "White's score (observed)".into(),
         points: bands.iter().map(|b| o.by_band[b].white_score()).collect(),
@@ -106,12 +114,20 @@ pub fn outcomes(h: &mut String, o: &Outcomes, scheme: &BandScheme) -> anyhow::Re
         }
         h.push_str("</tr>");
         for &band in o.by_band.keys() {
-            let _ = write!(h, "<tr><th class=\"l\">{}</th>", escape(&scheme.label(band)));
+            let _ = write!(
+                h,
+                "<tr><th class=\"l\">{}</th>",
+                escape(&scheme.label(band))
+            );
             for y in &years {
                 match o.by_band_year.get(&(band, *y)) {
                     Some(c) if c.games() > 0 => {
                         let (s, lo, hi) = c.white_score().unwrap_or((0.0, 0.0, 0.0));
-                        let class = if c.games() < MIN_CELL_GAMES { " class=\"small\"" } else { "" };
+                        let class = if c.games() < MIN_CELL_GAMES {
+                            " class=\"small\""
+                        } else {
+                            ""
+                        };
                         let _ = write!(
                             h,
                             "<td{class} title=\"95% interval {lo:.3}–{hi:.3}; expected {}\">{s:.2}<br>n={}</td>",
@@ -143,7 +159,13 @@ pub fn rating_gap(h: &mut String, gap: &RatingGap, scheme: &BandScheme) {
     let systems: Vec<String> = gap
         .systems
         .iter()
-        .map(|(s, n)| format!("{} ({}%)", s.label(), (100 * n).checked_div(sampled).unwrap_or(0)))
+        .map(|(s, n)| {
+            format!(
+                "{} ({}%)",
+                s.label(),
+                (100 * n).checked_div(sampled).unwrap_or(0)
+            )
+        })
         .collect();
     let lichess = gap.systems.contains_key(&RatingSystem::LichessGlicko2)
         || gap.systems.contains_key(&RatingSystem::ChessComGlicko);
@@ -166,7 +188,11 @@ pub fn rating_gap(h: &mut String, gap: &RatingGap, scheme: &BandScheme) {
     }
     h.push_str("</tr>\n");
     for band in bands {
-        let _ = write!(h, "<tr><th class=\"l\">{}</th>", escape(&scheme.label(band)));
+        let _ = write!(
+            h,
+            "<tr><th class=\"l\">{}</th>",
+            escape(&scheme.label(band))
+        );
         for bin in 0..bins {
             match gap.cells.get(&(band, bin)) {
                 None => h.push_str("<td></td>"),
@@ -203,14 +229,19 @@ fn opening_table(h: &mut String, title: &str, groups: &[games::OpeningGroup]) {
         escape(title)
     );
     for g in groups {
-        let mut kinds: Vec<(&String, &u64)> = g.draw_types.iter().filter(|(_, n)| **n > 0).collect();
+        let mut kinds: Vec<(&String, &u64)> =
+            g.draw_types.iter().filter(|(_, n)| **n > 0).collect();
         kinds.sort_by(|a, b| b.1.cmp(a.1));
         let kinds: Vec<String> = kinds
             .iter()
             .take(3)
             .map(|(k, n)| format!("{} {}", k.replace('_', " "), n))
             .collect();
-        let class = if g.draws.n < MIN_CELL_GAMES { " class=\"small\"" } else { "" };
+        let class = if g.draws.n < MIN_CELL_GAMES {
+            " class=\"small\""
+        } else {
+            ""
+        };
         let _ = write!(
             h,
             "<tr{class}><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"l\">{}</td></tr>",
@@ -242,11 +273,7 @@ pub fn openings(h: &mut String, o: &Openings) {
 }
 
 /// Draw rate by band for each time class: small multiples as lines.
-pub fn time_classes(
-    h: &mut String,
-    t: &TimeClasses,
-    scheme: &BandScheme,
-) -> anyhow::Result<()> {
+pub fn time_classes(h: &mut String, t: &TimeClasses, scheme: &BandScheme) -> anyhow::Result<()> {
     if t.by_class.len() < 2 {
         return Ok(());
     }
@@ -261,8 +288,19 @@ pub fn time_classes(
         b.dedup();
         b
     };
-    let labels: Vec<String> = bands.iter().map(|&b| charts::short_label(scheme, b)).collect();
-    let order = ["bullet", "blitz", "rapid", "classical", "correspondence", "blindfold", "simul"];
+    let labels: Vec<String> = bands
+        .iter()
+        .map(|&b| charts::short_label(scheme, b))
+        .collect();
+    let order = [
+        "bullet",
+        "blitz",
+        "rapid",
+        "classical",
+        "correspondence",
+        "blindfold",
+        "simul",
+    ];
     let mut classes: Vec<&String> = t.by_class.keys().collect();
     classes.sort_by_key(|c| order.iter().position(|o| o == c).unwrap_or(order.len()));
     let lines: Vec<Line> = classes
@@ -344,4 +382,191 @@ pub fn clocks(h: &mut String, c: &Clocks) {
         );
     }
     h.push_str("</table>\n</section>\n");
+}
+
+/// What the rule study's estimates mean, in words (report and `remis sofia`).
+pub const RULE_STUDY_MEANING: &str = "Event editions played under a rule against draws (no draw offers, \
+no draw offers before move N, 3-1-0 scoring, armageddon after a draw), from the sourced catalogue, against \
+editions without one; the filters above apply to both, and rapid, blitz, blindfold and simul events are left \
+out by name. Each estimate is a difference in the share of games (in percentage points): rule minus control. \
+“Raw” compares all games; “strength-adjusted” compares games of the same rating band (Mantel–Haenszel \
+weights), so that stronger fields under the rule do not pass for an effect of it. For a series that changed \
+its rules, the difference in differences is its change between editions with and without the rule, minus the \
+controls' change over the same years. Intervals are 95% percentile intervals from 1,000 bootstrap resamples \
+of event editions, because games of one edition are not independent; they are missing where a group has a \
+single edition.";
+
+/// What the rule study cannot show, in words.
+pub const RULE_STUDY_LIMITS: &str = "These are comparisons of events that chose their rules, not an \
+experiment: organisers who adopt anti-draw rules also invite fighting players, change time controls or \
+scoring at the same time, and the controls are whatever comparable events the catalogue lists. A before/after \
+change within a series can coincide with other changes (the 2008 Olympiad also moved to match points). The \
+data may be a player collection rather than complete events: then only the games of profiled players are \
+present (see the coverage of each edition), which favours strong boards in team and Swiss events.";
+
+fn effect_cell(e: Option<&crate::analysis::rule_study::Effect>) -> String {
+    match e {
+        None => "–".into(),
+        Some(e) => match e.interval {
+            Some((lo, hi)) => format!(
+                "{:+.1} <small>({:+.1} to {:+.1})</small>",
+                e.estimate * 100.0,
+                lo * 100.0,
+                hi * 100.0
+            ),
+            None => format!(
+                "{:+.1} <small>(one edition: no interval)</small>",
+                e.estimate * 100.0
+            ),
+        },
+    }
+}
+
+/// Games and shares by regime, with the draw types among draws.
+pub fn rule_study_regimes(h: &mut String, study: &crate::analysis::rule_study::RuleStudy) {
+    use crate::analysis::rule_study::Measure;
+    use crate::rules::DrawType;
+    let limits = study.short_limits;
+    h.push_str("<div class=\"wide\"><table><tr><th class=\"l\">Regime</th><th>Games</th>");
+    for m in Measure::all() {
+        let _ = write!(h, "<th>{}</th>", escape(&m.label(limits)));
+    }
+    h.push_str(
+        "<th>Mean length of draws</th><th>Draws by agreement</th><th>Draws by repetition</th></tr>",
+    );
+    let rule = study.rule_games();
+    let rows = study
+        .regimes
+        .iter()
+        .map(|(r, g)| (r.label().to_string(), g))
+        .chain(std::iter::once(("All rule editions".to_string(), &rule)));
+    for (label, g) in rows {
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td>",
+            escape(&label),
+            thousands(g.games)
+        );
+        for m in Measure::all() {
+            let p = g.share(m);
+            let _ = write!(
+                h,
+                "<td>{} <small>({})</small></td>",
+                pct(p.rate()),
+                interval(&p)
+            );
+        }
+        let mean = g.mean_draw_moves().map_or("–".into(), |(m, lo, hi)| {
+            format!("{m:.1} <small>({lo:.1}–{hi:.1})</small>")
+        });
+        let repetition = {
+            let three = g.draw_type_share(DrawType::ThreefoldRepetition);
+            let five = g.draw_type_share(DrawType::FivefoldRepetition);
+            Proportion::new(three.successes + five.successes, three.n)
+        };
+        let _ = write!(
+            h,
+            "<td>{mean}</td><td>{}</td><td>{}</td></tr>",
+            pct(g.draw_type_share(DrawType::Agreed).rate()),
+            pct(repetition.rate())
+        );
+    }
+    h.push_str("</table></div>\n<p class=\"caption\">Shares of all games with 95% Wilson intervals (games taken as independent); the draw types are shares of the draws. Sofia rules should move draws from agreement to repetition.</p>\n");
+}
+
+/// Raw and strength-adjusted differences, rule minus control.
+pub fn rule_study_effects(h: &mut String, study: &crate::analysis::rule_study::RuleStudy) {
+    if study.effects.iter().all(|(_, raw, _)| raw.is_none()) {
+        return;
+    }
+    h.push_str("<h3>Rule editions against control editions</h3><table><tr><th class=\"l\">Share of games</th>\
+        <th>Raw difference (points)</th><th>Strength-adjusted (Mantel–Haenszel over rating bands)</th></tr>");
+    for (m, raw, adjusted) in &study.effects {
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td></tr>",
+            escape(&m.label(study.short_limits)),
+            effect_cell(raw.as_ref()),
+            effect_cell(adjusted.as_ref())
+        );
+    }
+    h.push_str("</table>\n");
+}
+
+/// Every series that changed its rules: difference in differences.
+pub fn rule_study_changes(h: &mut String, study: &crate::analysis::rule_study::RuleStudy) {
+    if study.changes.is_empty() {
+        h.push_str("<p class=\"caption\">No series in these tables has editions both with and without a rule, \
+            so there is no before/after (difference-in-differences) estimate.</p>\n");
+        return;
+    }
+    h.push_str("<h3>Series that changed their rules: difference in differences</h3>\
+        <div class=\"wide\"><table><tr><th class=\"l\">Series</th><th class=\"l\">Rule</th>\
+        <th class=\"l\">With the rule</th><th class=\"l\">Without</th><th>Editions (rule / without / controls)</th>\
+        <th class=\"l\">Share of games</th><th>Raw (points)</th><th>Strength-adjusted</th></tr>");
+    let years = |y: &[i16]| {
+        y.iter()
+            .map(|y| y.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    for c in &study.changes {
+        for (i, (m, raw, adjusted)) in c.effects.iter().enumerate() {
+            let lead = if i == 0 {
+                format!(
+                    "<td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{} / {} / {}+{}</td>",
+                    escape(&c.series),
+                    escape(c.regime.label()),
+                    years(&c.after_years),
+                    years(&c.before_years),
+                    c.editions[0],
+                    c.editions[1],
+                    c.editions[2],
+                    c.editions[3]
+                )
+            } else {
+                "<td></td><td></td><td></td><td></td><td></td>".into()
+            };
+            let _ = write!(
+                h,
+                "<tr>{lead}<td class=\"l\">{}</td><td>{}</td><td>{}</td></tr>",
+                escape(&m.label(study.short_limits)),
+                effect_cell(Some(raw)),
+                effect_cell(adjusted.as_ref())
+            );
+        }
+    }
+    h.push_str("</table></div>\n");
+}
+
+/// How much of each edition the data hold.
+pub fn rule_study_editions(h: &mut String, study: &crate::analysis::rule_study::RuleStudy) {
+    let _ = write!(
+        h,
+        "<details><summary>Editions and how much of each the data hold ({})</summary><div class=\"wide\"><table>\
+         <tr><th class=\"l\">Series</th><th>Year</th><th class=\"l\">Regime</th><th>Games</th><th>Draw rate</th>\
+         <th>Rounds seen</th><th>Last round</th><th>Players seen</th><th>Games if complete</th><th>Share present</th></tr>",
+        study.editions.len()
+    );
+    for e in &study.editions {
+        let expected = e.expected_games();
+        let share = Proportion::new(e.total.games.min(expected), expected);
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(&e.series),
+            e.year,
+            escape(e.regime.as_str()),
+            thousands(e.total.games),
+            pct(e.total.draw_rate().rate()),
+            e.rounds_seen,
+            e.last_round,
+            e.players,
+            thousands(expected),
+            pct(share.rate())
+        );
+    }
+    h.push_str("</table></div><p class=\"caption\">“Games if complete” is half the players seen times the last round: \
+        the size of a round robin of those players; for Swiss and team events, where the data hold only some \
+        players, it understates the event.</p></details>\n");
 }

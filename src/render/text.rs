@@ -27,7 +27,9 @@ impl Cell {
 
     fn csv(&self) -> String {
         match self {
-            Cell::Text(s) if s.contains([',', '"', '\n']) => format!("\"{}\"", s.replace('"', "\"\"")),
+            Cell::Text(s) if s.contains([',', '"', '\n']) => {
+                format!("\"{}\"", s.replace('"', "\"\""))
+            }
             Cell::Text(s) => s.clone(),
             Cell::Count(n) => n.to_string(),
             Cell::Share(Some(v)) | Cell::Number(Some(v)) => format!("{v:.6}"),
@@ -151,7 +153,11 @@ mod tests {
     #[test]
     fn missing_values_and_quoting() {
         let mut t = Table::new(vec!["name", "games", "rate"]);
-        t.push(vec![Cell::Text("a, b".into()), Cell::Count(3), Cell::Share(None)]);
+        t.push(vec![
+            Cell::Text("a, b".into()),
+            Cell::Count(3),
+            Cell::Share(None),
+        ]);
         let render = |f| {
             let mut out = Vec::new();
             t.write(&mut out, f).unwrap();

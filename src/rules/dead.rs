@@ -122,14 +122,23 @@ pub fn can_mate(pos: &Chess, color: Color, options: &SearchOptions) -> Mate {
     }
 }
 
-/// Is `pos` dead (5.2.2)? Searches only where [`worth_searching`] (or
-/// `options.everywhere`) says so; elsewhere the position is taken to be
-/// alive.
+/// Is `pos` dead (5.2.2)? A forced line (at most two replies, two plies
+/// deep) that always ends in bare material or stalemate is dead without the
+/// full search; the full search runs only on frozen pawn structures (or
+/// everywhere with `options.everywhere`); elsewhere the position is taken
+/// to be alive.
 pub fn deadness(pos: &Chess, legal_moves: usize, options: &SearchOptions) -> Deadness {
     if pos.is_insufficient_material() {
         return Deadness::InsufficientMaterial;
     }
-    if !(options.everywhere || worth_searching(pos, legal_moves)) {
+    if legal_moves <= FORCED_REPLIES
+        && forced_line_ends(pos, FORCED_PLIES, &|p: &Chess| {
+            p.is_insufficient_material() || p.is_stalemate()
+        })
+    {
+        return Deadness::DeadBySearch;
+    }
+    if !(options.everywhere || frozen_pawns(pos)) {
         return Deadness::Alive;
     }
     let white = can_mate(pos, Color::White, options);
@@ -144,8 +153,10 @@ pub fn deadness(pos: &Chess, legal_moves: usize, options: &SearchOptions) -> Dea
 }
 
 /// After a flag fall: can `color`, the opponent of the flagged player,
-/// still mate (6.9)? Searched unless `color` keeps a queen, rook or pawn in
-/// a position the filter finds open.
+/// still mate (6.9)? Searched when `color` has no queen, rook or pawn, or
+/// the pawns are frozen; a forced line that strips `color` of its mating
+/// material answers "impossible" at once; a side that keeps a queen, rook
+/// or pawn in an open position can mate.
 pub fn can_mate_after_flag(
     pos: &Chess,
     color: Color,
@@ -154,24 +165,53 @@ pub fn can_mate_after_flag(
 ) -> Mate {
     let board = pos.board();
     let heavy_or_pawn = board.by_color(color) & (board.pawns() | board.rooks_and_queens());
-    if options.everywhere || heavy_or_pawn.is_empty() || worth_searching(pos, legal_moves) {
-        can_mate(pos, color, options)
-    } else {
-        Mate::Possible
+    if options.everywhere || heavy_or_pawn.is_empty() || frozen_pawns(pos) {
+        return can_mate(pos, color, options);
     }
+    if legal_moves <= FORCED_REPLIES
+        && forced_line_ends(pos, FORCED_PLIES, &|p: &Chess| {
+            p.has_insufficient_material(color) || p.is_stalemate()
+        })
+    {
+        return Mate::Impossible;
+    }
+    Mate::Possible
 }
 
-/// The filter: positions that can be dead although neither side lacks
-/// material. Such a position needs either a pawn structure that never
-/// opens, or a forced line (a checked king with one or two replies).
-///
-/// - **Frozen pawns:** every pawn stands right behind another pawn and no
-///   pawn can capture now. Without a frozen structure a pawn can advance
-///   and promote, or a capture can open the position.
-/// - **Few replies:** the side to move has at most two legal moves, as
-///   after 1.Rg8+ when Kxg8 is forced.
-pub fn worth_searching(pos: &Chess, legal_moves: usize) -> bool {
-    legal_moves <= 2 || frozen_pawns(pos)
+/// A position with at most this many legal moves starts a forced line.
+const FORCED_REPLIES: usize = 2;
+/// How many plies of a forced line are followed.
+const FORCED_PLIES: u32 = 2;
+
+/// Every line from `pos` in which each side to move has at most
+/// [`FORCED_REPLIES`] legal moves reaches, within `plies`, a position where
+/// `end` holds; a position with more replies, or the end of the depth,
+/// answers no. A proof, when it answers yes: the side to move cannot avoid
+/// the end (1.Rg8+ Kxg8, the only reply, leaves bare kings).
+fn forced_line_ends(pos: &Chess, plies: u32, end: &dyn Fn(&Chess) -> bool) -> bool {
+    if end(pos) {
+        return true;
+    }
+    if plies == 0 {
+        return false;
+    }
+    let moves = pos.legal_moves();
+    if moves.is_empty() || moves.len() > FORCED_REPLIES {
+        return false;
+    }
+    moves.iter().all(|&m| {
+        let mut next = pos.clone();
+        next.play_unchecked(m);
+        forced_line_ends(&next, plies - 1, end)
+    })
+}
+
+/// The filter for the full search: positions that can be dead although
+/// neither side lacks material and no short forced line settles them need a
+/// pawn structure that never opens. Without a frozen structure a pawn can
+/// advance and promote, or a capture can open the position.
+pub fn worth_searching(pos: &Chess) -> bool {
+    frozen_pawns(pos)
 }
 
 /// Every pawn has a pawn directly in front of it, and no pawn capture

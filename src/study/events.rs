@@ -4,8 +4,9 @@
 use regex::{Regex, RegexBuilder};
 use serde::Deserialize;
 
-/// One entry of the events file.
+/// One entry of the events file (fields documented at its head).
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Entry {
     series: String,
     event: String,
@@ -16,9 +17,15 @@ struct Entry {
     min_moves_before_draw: Option<u16>,
     scoring: Option<String>,
     #[serde(default)]
+    arbiter_only: bool,
+    #[serde(default)]
+    armageddon: bool,
+    regime: Option<String>,
+    confidence: Option<String>,
+    #[serde(default)]
     control: bool,
-    #[allow(dead_code)]
-    source: Option<String>,
+    /// Where the rule is documented: required, a public reference.
+    source: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -26,21 +33,76 @@ struct EventsFile {
     event: Vec<Entry>,
 }
 
+/// The kind of rule an edition was played under.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash, Ord, PartialOrd, serde::Serialize)]
+pub enum Regime {
+    /// No rule against draws: a control.
+    None,
+    /// "Sofia rules": no draw offers at all; draws only by the Laws or
+    /// through the arbiter.
+    Sofia,
+    /// No draw offers before a move number.
+    MinMoves,
+    /// Scoring that pays less for a draw (3-1-0) with no rule on offers.
+    Scoring,
+    /// A drawn game is followed by an armageddon game.
+    Armageddon,
+}
+
+impl Regime {
+    pub const ALL: [Regime; 5] = [
+        Regime::None,
+        Regime::Sofia,
+        Regime::MinMoves,
+        Regime::Scoring,
+        Regime::Armageddon,
+    ];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Regime::None => "none",
+            Regime::Sofia => "sofia",
+            Regime::MinMoves => "min_moves",
+            Regime::Scoring => "scoring",
+            Regime::Armageddon => "armageddon",
+        }
+    }
+
+    pub const fn label(self) -> &'static str {
+        match self {
+            Regime::None => "No rule against draws (controls)",
+            Regime::Sofia => "No draw offers (Sofia rules)",
+            Regime::MinMoves => "No draw offers before move N",
+            Regime::Scoring => "3-1-0 scoring only",
+            Regime::Armageddon => "Armageddon after a draw",
+        }
+    }
+
+    /// Under some rule or incentive against draws.
+    pub fn restricts(self) -> bool {
+        self != Regime::None
+    }
+}
+
 /// The rules an edition of an event was played under.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EventRules {
     pub series: String,
+    pub regime: Regime,
     pub no_draw_offers: bool,
     pub min_moves_before_draw: Option<u16>,
+    pub arbiter_only: bool,
+    pub armageddon: bool,
     pub scoring: String,
-    /// A comparison event without rules against short draws.
-    pub control: bool,
+    /// The source says the rule held ("confirmed") or it is inferred.
+    pub confirmed: bool,
+    pub source: String,
 }
 
 impl EventRules {
-    /// Under a rule against short or agreed draws.
-    pub fn restricts_draws(&self) -> bool {
-        self.no_draw_offers || self.min_moves_before_draw.is_some()
+    /// A comparison edition without rules against draws.
+    pub fn control(&self) -> bool {
+        self.regime == Regime::None
     }
 }
 
@@ -70,11 +132,45 @@ impl EventCatalogue {
             .event
             .into_iter()
             .map(|e| {
-                if e.control && (e.no_draw_offers || e.min_moves_before_draw.is_some()) {
+                let restricts = e.no_draw_offers
+                    || e.min_moves_before_draw.is_some()
+                    || e.armageddon
+                    || e.scoring.as_deref().is_some_and(|s| s != "1-1/2-0");
+                if e.control && restricts {
                     return Err(format!(
                         "{}: a control event cannot restrict draws",
                         e.series
                     ));
+                }
+                let derived = if e.armageddon {
+                    Regime::Armageddon
+                } else if e.no_draw_offers {
+                    Regime::Sofia
+                } else if e.min_moves_before_draw.is_some() {
+                    Regime::MinMoves
+                } else if restricts {
+                    Regime::Scoring
+                } else {
+                    Regime::None
+                };
+                let regime = match e.regime.as_deref() {
+                    None => derived,
+                    Some(name) => Regime::ALL
+                        .into_iter()
+                        .find(|r| r.as_str() == name)
+                        .ok_or_else(|| format!("{}: unknown regime \"{name}\"", e.series))?,
+                };
+                if regime != derived {
+                    return Err(format!(
+                        "{} {:?}: regime \"{}\" does not match its rule fields ({})",
+                        e.series,
+                        e.years,
+                        regime.as_str(),
+                        derived.as_str()
+                    ));
+                }
+                if e.source.trim().is_empty() {
+                    return Err(format!("{} {:?}: no source", e.series, e.years));
                 }
                 Ok((
                     case_insensitive(&e.event)?,
@@ -82,10 +178,14 @@ impl EventCatalogue {
                     e.years,
                     EventRules {
                         series: e.series,
+                        regime,
                         no_draw_offers: e.no_draw_offers,
                         min_moves_before_draw: e.min_moves_before_draw,
+                        arbiter_only: e.arbiter_only,
+                        armageddon: e.armageddon,
                         scoring: e.scoring.unwrap_or_else(|| "1-1/2-0".into()),
-                        control: e.control,
+                        confirmed: e.confidence.as_deref() != Some("inferred"),
+                        source: e.source,
                     },
                 ))
             })
@@ -115,54 +215,85 @@ mod tests {
 
     #[test]
     fn shipped_catalogue_matches_inconsistent_names() {
-        let c = EventCatalogue::from_toml(include_str!("../../data/events.toml")).unwrap();
+        let c = EventCatalogue::built_in();
         let mtel = c
             .rules("4th M-Tel Masters", Some("Sofia BUL"), Some(2008))
             .unwrap();
-        assert!(mtel.no_draw_offers && !mtel.control);
+        assert_eq!(mtel.regime, Regime::Sofia);
+        assert!(!mtel.source.contains("shared") && mtel.source.contains("http"));
         assert_eq!(
-            c.rules("Mtel Masters", None, Some(2005)).unwrap().series,
+            c.rules("Mtel Masters", Some("Sofia BUL"), Some(2005))
+                .unwrap()
+                .series,
             "M-Tel Masters"
         );
-        assert!(c.rules("MTel Masters", None, Some(2004)).is_none());
-        let bilbao = c
-            .rules("Grand Slam Final Masters", Some("Bilbao ESP"), Some(2010))
-            .unwrap();
-        assert_eq!(bilbao.scoring, "3-1-0");
-        let sao_paulo = c.rules(
-            "4th Final Masters",
-            Some("Sao Paulo/Bilbao BRA/ESP"),
-            Some(2011),
+        assert!(
+            c.rules("MTel Masters", Some("Sofia BUL"), Some(2004))
+                .is_none()
         );
-        assert_eq!(sao_paulo.unwrap().series, "Bilbao Final Masters");
+        // A blindfold side event is not the classical event.
+        assert!(
+            c.rules("Mtel - Blindfold", Some("Sofia BUL"), Some(2007))
+                .is_none()
+        );
         assert!(
             c.rules("Corus A", Some("Wijk aan Zee NED"), Some(2007))
                 .unwrap()
-                .control
-        );
-        assert!(
-            c.rules("74th Tata Steel GMA", Some("Wijk aan Zee NED"), Some(2012))
-                .unwrap()
-                .control
+                .control()
         );
         assert!(
             c.rules("Corus B", Some("Wijk aan Zee NED"), Some(2007))
                 .is_none()
         );
-        assert!(c.rules("GM", Some("Biel SUI"), Some(2009)).unwrap().control);
-        assert!(c.rules("MTO Open", Some("Biel SUI"), Some(2009)).is_none());
-        assert!(
-            c.rules("WCh", Some("Mexico City MEX"), Some(2007))
-                .unwrap()
-                .control
-        );
-        assert!(
-            c.rules("World Championship", Some("Sofia"), Some(2007))
-                .is_none()
-        );
         assert!(c.rules("Open", None, Some(2007)).is_none());
-        let bad =
-            "[[event]]\nseries='x'\nevent='x'\nyears=[1,2]\ncontrol=true\nno_draw_offers=true";
+    }
+
+    #[test]
+    fn every_entry_has_a_public_source_and_a_consistent_regime() {
+        // from_toml refuses a regime that contradicts the rule fields and an
+        // empty source; no entry may cite a file of this project.
+        let text = BUILT_IN_TOML;
+        let file: EventsFile = toml::from_str(text).unwrap();
+        assert!(file.event.len() >= 12);
+        for e in &file.event {
+            assert!(
+                !e.source.contains("../")
+                    && !e.source.contains("shared/")
+                    && !e.source.contains(".pgn"),
+                "{}: cites a local file",
+                e.series
+            );
+        }
+        EventCatalogue::from_toml(text).unwrap();
+        let bad = "[[event]]\nseries='x'\nevent='x'\nyears=[1,2]\ncontrol=true\nno_draw_offers=true\nsource='s'";
         assert!(EventCatalogue::from_toml(bad).is_err());
+        let contradictory =
+            "[[event]]\nseries='x'\nevent='x'\nyears=[1,2]\nregime='sofia'\nsource='s'";
+        assert!(EventCatalogue::from_toml(contradictory).is_err());
+    }
+
+    #[test]
+    fn a_series_that_changed_its_rules_is_in_the_catalogue() {
+        let c = EventCatalogue::built_in();
+        let olympiad = |year| {
+            c.rules("38th Olympiad", Some("Dresden GER"), Some(year))
+                .or_else(|| c.rules("Olympiad", None, Some(year)))
+                .map(|r| (r.series.clone(), r.regime))
+        };
+        // Some series must have both kinds of editions.
+        let mut series_regimes: std::collections::BTreeMap<String, Vec<Regime>> =
+            std::collections::BTreeMap::new();
+        for (_, _, _, r) in &c.entries {
+            series_regimes
+                .entry(r.series.clone())
+                .or_default()
+                .push(r.regime);
+        }
+        let changed = series_regimes
+            .values()
+            .filter(|rs| rs.contains(&Regime::None) && rs.iter().any(|r| r.restricts()))
+            .count();
+        assert!(changed >= 3, "{changed} series with a before and an after");
+        let _ = olympiad(2008);
     }
 }
