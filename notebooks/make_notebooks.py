@@ -176,46 +176,25 @@ Points per game under four systems, and event standings under each:
 - **plus-remise**: no game is drawn; a draw by the classical rules is won by the side with more
   material in the final position (queen 9, rook 5, bishop 3, knight 3, pawn 1, bishop pair 1;
   if equal, pawns count double; if still equal, Black wins). remis stores the winner and the
-  deciding rule in `plus_remise_winner` and `plus_remise_rule`."""),
+  deciding rule in `plus_remise_winner` and `plus_remise_rule`.
+
+The numbers come from `remis scoring --format json`: the same games, filters and standings as
+the report."""),
     new_code_cell(SETUP),
-    new_code_cell('''draws = used.filter(pl.col("draw"))
-mix = draws.group_by("plus_remise_winner", "plus_remise_rule").len().sort("plus_remise_winner", "plus_remise_rule").collect()
-total = mix["len"].sum()
+    new_code_cell('''study = remis("scoring", TABLE, *EXTRA)
+mix = pl.DataFrame(study["plus_remise_draws"], schema={"winner": pl.String, "rule": pl.Int64, "games": pl.Int64})
+total = mix["games"].sum() if mix.height else 0
 print(f"{total} draws decided by plus-remise")
-print(mix.with_columns((pl.col("len") / total).alias("share")))'''),
-    new_code_cell('''white_win = pl.col("result") == "1-0"
-black_win = pl.col("result") == "0-1"
-draw = pl.col("draw")
-pr_white = draw & (pl.col("plus_remise_winner") == "white")
-points = used.with_columns(
-    pl.when(white_win).then(1.0).when(draw).then(0.5).otherwise(0.0).alias("w_classical"),
-    pl.when(white_win).then(3.0).when(draw).then(1.0).otherwise(0.0).alias("w_310"),
-    pl.when(white_win).then(3.0).when(draw).then(2.0).otherwise(1.0).alias("w_321"),
-    pl.when(white_win | pr_white).then(1.0).otherwise(0.0).alias("w_plus"),
-).with_columns(
-    (1.0 - pl.col("w_classical")).alias("b_classical"),
-    pl.when(black_win).then(3.0).when(draw).then(1.0).otherwise(0.0).alias("b_310"),
-    pl.when(black_win).then(3.0).when(draw).then(2.0).otherwise(1.0).alias("b_321"),
-    (1.0 - pl.col("w_plus")).alias("b_plus"),
-)
-systems = ["classical", "310", "321", "plus"]
-per_player = pl.concat([
-    points.select(pl.col("event"), pl.col("white").alias("player"), *[pl.col(f"w_{s}").alias(s) for s in systems]),
-    points.select(pl.col("event"), pl.col("black").alias("player"), *[pl.col(f"b_{s}").alias(s) for s in systems]),
-])
-standings = per_player.group_by("event", "player").agg(*[pl.col(s).sum() for s in systems]).collect()
-ranked = standings.with_columns(*[pl.col(s).rank("min", descending=True).over("event").alias(f"rank_{s}") for s in systems])
-winners = ranked.filter(pl.col("rank_classical") == 1).group_by("event").agg(pl.col("player").alias("classical_winners"))
-changed = {s: ranked.filter(pl.col(f"rank_{s}") == 1).group_by("event").agg(pl.col("player").sort().alias("w")) for s in systems[1:]}
-base = ranked.filter(pl.col("rank_classical") == 1).group_by("event").agg(pl.col("player").sort().alias("w"))
-for s, frame in changed.items():
-    diff = base.join(frame, on="event", suffix="_other").filter(pl.col("w") != pl.col("w_other"))
-    moved = ranked.select((pl.col(f"rank_{s}").cast(pl.Int64) - pl.col("rank_classical").cast(pl.Int64)).abs().sum()).item()
-    print(f"{s}: {diff.height} of {base.height} events get a different winner; places moved in all: {moved}")'''),
+print(mix.with_columns((pl.col("games") / max(total, 1)).alias("share")))
+print(f"{study['events']} events (Event tag and year)")
+for c in study["changes"]:
+    print(f"{c['system']}: {c['different_winner']} events with a different winner; places moved in all: {c['places_moved']}")
+    for e in c["examples"][:3]:
+        print("   e.g.", e["event"], ":", e["classical"], "->", e["other"])'''),
     new_code_cell('''fig, ax = plt.subplots(figsize=(6, 3.5))
 if total:
     labels = [f"{w} by rule {r}" for w, r, _ in mix.iter_rows()]
-    ax.bar(labels, mix["len"] / total, color=["#888" if w == "white" else "#333" for w, _, _ in mix.iter_rows()])
+    ax.bar(labels, mix["games"] / total, color=["#888" if w == "white" else "#333" for w, _, _ in mix.iter_rows()])
 ax.set_ylabel("Share of draws"); ax.set_title("Who wins the draws under plus-remise")
 fig.tight_layout()'''),
 ]

@@ -7,12 +7,16 @@ use anyhow::Result;
 
 use super::filters::FilterArgs;
 use remis::analysis::{scoring, table as query};
+use remis::render::text::Format;
 
 #[derive(clap::Args)]
 pub struct Args {
     /// Output folders of `remis classify` or `games.parquet` files.
     #[arg(required = true)]
     tables: Vec<PathBuf>,
+    /// How to print: text, or JSON for notebooks and scripts.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
     #[command(flatten)]
     filters: FilterArgs,
 }
@@ -30,6 +34,27 @@ pub fn run(args: Args) -> Result<ExitCode> {
     )?;
     let study = scoring::scoring_study(prepared)?;
     let mut out = std::io::stdout().lock();
+    if args.format == Format::Json {
+        let json = serde_json::json!({
+            "events": study.events,
+            "plus_remise_draws": study.plus_remise_draws.iter().map(|((winner, rule), n)| {
+                serde_json::json!({"winner": winner, "rule": rule, "games": n})
+            }).collect::<Vec<_>>(),
+            "changes": study.changes.iter().map(|(system, c)| {
+                serde_json::json!({
+                    "system": system.label(),
+                    "different_winner": c.different_winner,
+                    "places_moved": c.places_moved,
+                    "examples": c.examples.iter().map(|(e, a, b)| {
+                        serde_json::json!({"event": e, "classical": a, "other": b})
+                    }).collect::<Vec<_>>(),
+                })
+            }).collect::<Vec<_>>(),
+        });
+        serde_json::to_writer_pretty(&mut out, &json)?;
+        writeln!(out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let draws: u64 = study.plus_remise_draws.values().sum();
     writeln!(out, "plus-remise: {draws} drawn games decided by material")?;
     for ((winner, rule), n) in &study.plus_remise_draws {
