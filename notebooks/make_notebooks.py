@@ -86,7 +86,7 @@ print("regimes:", {k: v["games"] for k, v in study["regimes"].items()})
 for e in study["effects"]:
     print(e["measure"], "raw", e["raw"], "adjusted", e["adjusted"])
 for c in study["changes"]:
-    print(c["series"], c["regime"], "with", c["after_years"], "without", c["before_years"])
+    print(c["series"], c["regimes"], "with", c["after_years"], "without", c["before_years"])
     for e in c["effects"]:
         print("   DiD", e["measure"], e["raw"], e["adjusted"])'''),
     new_code_cell('''import re
@@ -125,8 +125,10 @@ study_games = (games.join(pl.DataFrame(matched, schema={"event": pl.String, "sit
 study_games = study_games.with_columns(
     (pl.col("regime") != "none").alias("rule"),
     (pl.col("result") == "1/2-1/2").cast(pl.Int64).alias("draw"),
-    # The report's band: the lower-rated player's, 100 points wide.
-    (pl.min_horizontal("white_elo", "black_elo") // 100).alias("band"),
+    # The report's band: the lower-rated player's, 100 points wide; games
+    # without both ratings form a stratum of their own.
+    pl.when(pl.col("white_elo").is_null() | pl.col("black_elo").is_null()).then(-1)
+      .otherwise(pl.min_horizontal("white_elo", "black_elo").cast(pl.Int64) // 100).alias("band"),
 )
 print(study_games.group_by("regime").agg(pl.len(), pl.col("draw").mean()).sort("regime"))'''),
     new_code_cell('''def pooled_rd(df):
@@ -143,8 +145,8 @@ def mantel_haenszel_rd(df):
     w = n1 * n0 / (n1 + n0)
     return float((w * (y1 / n1 - y0 / n0)).sum() / w.sum())
 
-rated = study_games.filter(pl.col("band").is_not_null())
-mine = {"raw": pooled_rd(study_games), "adjusted": mantel_haenszel_rd(rated)}
+rated = study_games.filter(pl.col("band") >= 0)
+mine = {"raw": pooled_rd(study_games), "adjusted": mantel_haenszel_rd(study_games)}
 theirs = next((e for e in study["effects"] if e["measure"] == "Draw rate"), None)
 print("this notebook:", mine)
 print("remis:        ", theirs)
@@ -159,7 +161,7 @@ if rated.height > 50 and rated["rule"].n_unique() == 2:
     import pandas as pd
     frame = rated.select(pl.col("draw"), pl.col("rule").cast(pl.Int64), pl.col("band").cast(pl.String))
     data = pd.DataFrame({c: frame[c].to_list() for c in frame.columns})
-    fit = smf.logit("draw ~ rule + C(band)", data=data).fit(disp=False)
+    fit = smf.logit("draw ~ rule + C(band)", data=data).fit(disp=False, maxiter=200)
     margins = fit.get_margeff(at="overall").summary_frame()
     print(margins.loc[["rule"]])
 else:

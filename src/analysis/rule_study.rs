@@ -153,7 +153,8 @@ pub struct Effect {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SeriesChange {
     pub series: String,
-    pub regime: Regime,
+    /// The rules of its editions with a rule (one or more regimes).
+    pub regimes: Vec<Regime>,
     pub before_years: Vec<i16>,
     pub after_years: Vec<i16>,
     pub before: GroupStats,
@@ -636,7 +637,12 @@ fn series_changes(editions: &[Edition], rng: &mut Rng) -> Vec<SeriesChange> {
             .collect();
         out.push(SeriesChange {
             series: name.clone(),
-            regime: after[0].regime,
+            regimes: {
+                let mut r: Vec<Regime> = after.iter().map(|e| e.regime).collect();
+                r.sort();
+                r.dedup();
+                r
+            },
             before: pooled(&before),
             after: pooled(&after),
             control_before: pooled(&control_before),

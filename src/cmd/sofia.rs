@@ -96,7 +96,7 @@ fn study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
             "measure": m.label(limits), "raw": effect_json(raw.as_ref()), "adjusted": effect_json(adj.as_ref())
         })).collect::<Vec<_>>(),
         "changes": study.changes.iter().map(|c| serde_json::json!({
-            "series": c.series, "regime": c.regime.as_str(),
+            "series": c.series, "regimes": c.regimes.iter().map(|r| r.as_str()).collect::<Vec<_>>(),
             "after_years": c.after_years, "before_years": c.before_years, "editions": c.editions,
             "after": group_json(&c.after, limits), "before": group_json(&c.before, limits),
             "control_after": group_json(&c.control_after, limits), "control_before": group_json(&c.control_before, limits),
@@ -190,7 +190,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             out,
             "\n{} ({}): with the rule {}, without {}; editions {} / {} / controls {} and {}",
             c.series,
-            c.regime.label(),
+            c.regimes.iter().map(|r| r.label()).collect::<Vec<_>>().join("; "),
             years(&c.after_years),
             years(&c.before_years),
             c.editions[0],
