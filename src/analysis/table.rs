@@ -94,24 +94,101 @@ impl Filters {
 }
 
 /// `DIR` stands for `DIR/games.parquet`.
+/// The table files behind the command line's tables: a `games.parquet`
+/// file; a folder holding one; a dataset folder of shards (every
+/// `.parquet` file below it, in sorted order: `classify --shard-per-input`
+/// writes one per input, and a cluster run writes many); or a pattern with
+/// `*` and `?` in its last part (`tables/2024-*.parquet`).
 pub fn table_paths(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    inputs
-        .iter()
-        .map(|p| {
-            let path = if p.is_dir() {
-                p.join("games.parquet")
-            } else {
-                p.clone()
-            };
-            if !path.is_file() {
+    let mut out = Vec::new();
+    for p in inputs {
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if name.contains(['*', '?']) {
+            let dir = p
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| {
+                    f.is_file()
+                        && f.file_name()
+                            .is_some_and(|n| wildcard_match(&name, &n.to_string_lossy()))
+                })
+                .collect();
+            found.sort();
+            if found.is_empty() {
+                bail!("{}: no file matches", p.display());
+            }
+            out.extend(found);
+        } else if p.is_dir() && p.join("games.parquet").is_file() {
+            out.push(p.join("games.parquet"));
+        } else if p.is_dir() {
+            let before = out.len();
+            parquet_below(p, &mut out)?;
+            if out.len() == before {
                 bail!(
                     "{}: no games table (run `remis classify` first)",
-                    path.display()
+                    p.display()
                 );
             }
-            Ok(path)
-        })
-        .collect()
+        } else if p.is_file() {
+            out.push(p.clone());
+        } else {
+            bail!(
+                "{}: no games table (run `remis classify` first)",
+                p.display()
+            );
+        }
+    }
+    Ok(out)
+}
+
+fn parquet_below(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            parquet_below(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "parquet")
+            && !path
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// `*` matches any run of characters, `?` any one.
+fn wildcard_match(pattern: &str, name: &str) -> bool {
+    let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
+    let (mut pi, mut ni, mut star, mut mark) = (0, 0, None, 0);
+    while ni < n.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == n[ni]) {
+            pi += 1;
+            ni += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some(pi);
+            mark = ni;
+            pi += 1;
+        } else if let Some(s) = star {
+            pi = s + 1;
+            mark += 1;
+            ni = mark;
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|&c| c == '*')
 }
 
 pub fn scan(paths: &[PathBuf]) -> Result<LazyFrame> {
@@ -449,4 +526,18 @@ pub fn ensure_dedup_marks(tables: &[PathBuf]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wildcards() {
+        assert!(wildcard_match("2024-*.parquet", "2024-01.parquet"));
+        assert!(wildcard_match("*", "x"));
+        assert!(wildcard_match("a?c", "abc"));
+        assert!(!wildcard_match("2024-*.parquet", "2023-01.parquet"));
+        assert!(!wildcard_match("a?c", "ac"));
+    }
 }

@@ -36,6 +36,11 @@ pub struct Args {
     /// PGN, unreadable); the damage is still reported.
     #[arg(long)]
     allow_damaged: bool,
+    /// Write one table per input, DIR/<input name>.parquet, instead of one
+    /// for all: shards that many machines can write, and that can be rerun
+    /// one by one. `remis report DIR` reads them all.
+    #[arg(long, conflicts_with = "dedup")]
+    shard_per_input: bool,
     /// Largest game read, in bytes; a longer game becomes an invalid row
     /// with its tags.
     #[arg(long, default_value_t = Limits::default().max_game_bytes)]
@@ -85,13 +90,30 @@ fn table_path(out: &std::path::Path) -> Result<PathBuf> {
     Ok(out.join("games.parquet"))
 }
 
+/// The shard name of an input: its file name without the PGN, archive
+/// and compression suffixes.
+fn shard_name(input: &input::Input) -> String {
+    let name = match input {
+        input::Input::File(path) => path
+            .file_name()
+            .map_or_else(|| "input".to_string(), |n| n.to_string_lossy().into_owned()),
+        input::Input::Stdin => "stdin".to_string(),
+    };
+    let mut stem = name.as_str();
+    for suffix in [".gz", ".bz2", ".zst", ".zip", ".pgn", ".parquet"] {
+        if let Some(s) = stem.strip_suffix(suffix) {
+            stem = s;
+        }
+    }
+    stem.to_string()
+}
+
 pub fn run(args: Args) -> Result<ExitCode> {
     let resolved = input::resolve(&args.inputs)?;
     for (path, why) in &resolved.skipped {
         eprintln!("remis: warning: {}: skipped: {why}", path.display());
     }
     let inputs = resolved.inputs;
-    let out = table_path(&args.out)?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads = if args.threads > 4 * cores {
         eprintln!(
@@ -103,7 +125,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
     } else {
         args.threads
     };
-    let bar = progress_bar(input::total_size(&inputs));
     let options = pipeline::Options {
         threads,
         chunk_bytes: args.chunk_bytes.max(1),
@@ -120,8 +141,64 @@ pub fn run(args: Args) -> Result<ExitCode> {
             off: args.no_search,
         },
     };
+    if !args.shard_per_input {
+        let out = table_path(&args.out)?;
+        let damaged = classify_into(&inputs, &out, &options)?;
+        return Ok(exit(damaged, args.allow_damaged));
+    }
+    // One shard per input: each written (or failed) on its own.
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("creating folder {}", args.out.display()))?;
+    let mut names = std::collections::BTreeMap::new();
+    for input in &inputs {
+        if let Some(other) = names.insert(shard_name(input), input.name()) {
+            anyhow::bail!(
+                "{} and {} would both write the shard {}.parquet: rename one or run them apart",
+                other,
+                input.name(),
+                shard_name(input)
+            );
+        }
+    }
+    let (mut damaged, mut failed) = (false, Vec::new());
+    for input in &inputs {
+        let out = args.out.join(format!("{}.parquet", shard_name(input)));
+        match classify_into(std::slice::from_ref(input), &out, &options) {
+            Ok(d) => damaged |= d,
+            Err(e) => {
+                eprintln!("remis: error: {}: {e:#}", input.name());
+                failed.push(input.name());
+            }
+        }
+    }
+    if !failed.is_empty() {
+        anyhow::bail!(
+            "{} of {} shards failed ({}); the others are written, rerun the failed ones alone",
+            failed.len(),
+            inputs.len(),
+            failed.join(", ")
+        );
+    }
+    Ok(exit(damaged, args.allow_damaged))
+}
+
+fn exit(damaged: bool, allow_damaged: bool) -> ExitCode {
+    if damaged && !allow_damaged {
+        ExitCode::from(EXIT_DAMAGED)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Classifies inputs into one table; returns whether any input was damaged.
+fn classify_into(
+    inputs: &[input::Input],
+    out: &std::path::Path,
+    options: &pipeline::Options,
+) -> Result<bool> {
+    let bar = progress_bar(input::total_size(inputs));
     let started = std::time::Instant::now();
-    let summary = pipeline::classify(&inputs, &out, &options, &mut |p| {
+    let summary = pipeline::classify(inputs, out, options, &mut |p| {
         bar.set_position(p.bytes_read);
         let rate = p.games as f64 / started.elapsed().as_secs_f64().max(1e-3);
         bar.set_message(format!("{} games, {rate:.0} games/s", p.games));
@@ -152,11 +229,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         summary.games_read,
         summary.rows_written
     );
-    if summary.problems.is_empty() || args.allow_damaged {
-        Ok(ExitCode::SUCCESS)
-    } else {
-        Ok(ExitCode::from(EXIT_DAMAGED))
-    }
+    Ok(!summary.problems.is_empty())
 }
 
 fn progress_bar(total: Option<u64>) -> ProgressBar {

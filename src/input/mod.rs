@@ -5,6 +5,7 @@
 mod chunk;
 mod frame;
 mod open;
+pub mod parquet;
 pub mod pgn;
 mod text;
 
@@ -43,7 +44,9 @@ pub enum InputError {
         path: PathBuf,
         cause: std::io::Error,
     },
-    #[error("{0}: no PGN files (.pgn, .pgn.gz, .pgn.bz2, .pgn.zst, .zip) in this folder")]
+    #[error(
+        "{0}: no PGN or Parquet files (.pgn, .pgn.gz, .pgn.bz2, .pgn.zst, .zip, .parquet) in this folder"
+    )]
     EmptyFolder(PathBuf),
 }
 
@@ -140,9 +143,11 @@ pub fn is_pgn_file_name(path: &Path) -> bool {
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
-    [".pgn", ".pgn.gz", ".pgn.bz2", ".pgn.zst", ".zip"]
-        .iter()
-        .any(|ext| name.ends_with(ext))
+    [
+        ".pgn", ".pgn.gz", ".pgn.bz2", ".pgn.zst", ".zip", ".parquet",
+    ]
+    .iter()
+    .any(|ext| name.ends_with(ext))
 }
 
 /// Total size in bytes of the inputs, when every one is a file.

@@ -185,11 +185,17 @@ fn read_one(
             Some(path) => read_zip_file(chunker, name, path, buffered.into_inner())?,
             None => read_zip_stream(chunker, name, &mut buffered),
         },
-        Compression::Parquet => chunker.problem(
-            name,
-            "a Parquet file, not PGN: remis does not read Parquet input yet; nothing read"
-                .to_string(),
-        ),
+        Compression::Parquet => match path {
+            Some(path) => match super::parquet::ParquetGames::open(path) {
+                Ok(mut games) => chunker.stream(name, &mut games),
+                Err(e) => chunker.problem(name, format!("a Parquet file, {e}; nothing read")),
+            },
+            None => chunker.problem(
+                name,
+                "a Parquet file on standard input: give its path instead (Parquet needs to seek)"
+                    .to_string(),
+            ),
+        },
     }
     Ok(())
 }
