@@ -12,7 +12,7 @@ SAMPLE_GAMES = 3,820
 
 TEST_OUT = target/test-report
 
-.PHONY: all build release setup run test lint validate bench bench-hostile fuzz published-figures sample test-data clean
+.PHONY: all build release setup run test lint validate bench bench-hostile fuzz scale-test published-figures sample test-data clean
 
 all: build
 
@@ -65,6 +65,11 @@ bench: setup
 # Time and memory on hostile inputs at 1x, 2x and 4x their size.
 bench-hostile: release
 	$(PYTHON) scripts/hostile_bench.py
+
+# A local Ray cluster classifies the sample in 8 shards; its dataset must
+# equal a single run (docs/scale.md). Not part of make test: it installs Ray.
+scale-test: build setup
+	VENV=$(VENV) scripts/scale_test.sh
 
 # A long run of the reader's property tests (make test runs 1,000 cases).
 FUZZ_CASES ?= 200000

@@ -167,23 +167,35 @@ pub fn outcomes(prepared: LazyFrame) -> Result<Outcomes> {
     let white = df.column(Column::WhiteElo.name())?.u16()?;
     let black = df.column(Column::BlackElo.name())?.u16()?;
     let games = df.column("games")?.u64()?;
+    // Sums of expected scores are added in one fixed order, so that the
+    // same games give the same digits whatever order polars groups them in.
+    let mut rows: Vec<_> = (0..df.height())
+        .map(|i| {
+            (
+                band.get(i),
+                year.get(i),
+                result.get(i),
+                white.get(i),
+                black.get(i),
+                i,
+            )
+        })
+        .collect();
+    rows.sort();
     let mut out = Outcomes::default();
-    for i in 0..df.height() {
-        let Some(result) = result.get(i).and_then(|r| GameResult::parse(r.as_bytes())) else {
+    for (band, year, result, white_elo, black_elo, i) in rows {
+        let Some(result) = result.and_then(|r| GameResult::parse(r.as_bytes())) else {
             continue;
         };
         let n = games.get(i).unwrap_or(0);
-        let expected = white
-            .get(i)
-            .zip(black.get(i))
-            .map(|(w, b)| expected_score(w, b));
-        let band = band_of_row(band.get(i));
+        let expected = white_elo.zip(black_elo).map(|(w, b)| expected_score(w, b));
+        let band = band_of_row(band);
         out.overall.add(result, n, expected);
         out.by_band
             .entry(band)
             .or_default()
             .add(result, n, expected);
-        if let Some(y) = year.get(i) {
+        if let Some(y) = year {
             out.by_band_year
                 .entry((band, y))
                 .or_default()
