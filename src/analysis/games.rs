@@ -285,7 +285,10 @@ pub fn clocks(prepared: LazyFrame) -> Result<Clocks> {
         .filter(agreed.clone().fill_null(lit(false)).or(flag.clone()))
         .select([
             agreed.fill_null(lit(false)).alias("agreed"),
-            when(white.clone().lt(black.clone()))
+            // The lower clock needs both; one missing is no clock.
+            when(white.clone().is_null().or(black.clone().is_null()))
+                .then(lit(NULL).cast(DataType::Float32))
+                .when(white.clone().lt(black.clone()))
                 .then(white)
                 .otherwise(black)
                 .alias("lower"),

@@ -1,0 +1,472 @@
+//! Every number of the statistician's analyses (outcomes and expected
+//! score, rating gap, openings, time classes, clocks) checked against an
+//! independent polars computation on a hand-built table.
+
+use std::{fs::File, path::Path, process::Command};
+
+use polars::lazy::dsl::min_horizontal;
+use polars::prelude::*;
+use remis::schema::Column as C;
+
+/// A small deterministic generator (the tests must not depend on luck).
+struct Lcg(u64);
+impl Lcg {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) % n
+    }
+}
+
+/// Differences at which FIDE's table departs from the rounded normal curve.
+const TABLE_EXCEPTIONS: [i32; 6] = [54, 343, 344, 358, 392, 620];
+
+fn hand_built_table(path: &Path) -> DataFrame {
+    let n = 3000;
+    let mut rng = Lcg(7);
+    let (mut white_elo, mut black_elo, mut result, mut ending, mut draw_type) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (
+        mut eco,
+        mut opening,
+        mut time_class,
+        mut white_clock,
+        mut black_clock,
+        mut year,
+        mut moves,
+        mut plies,
+    ) = (
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+    );
+    for _ in 0..n {
+        let w = 1800 + rng.below(900) as i32;
+        let mut b = w + rng.below(900) as i32 - 450;
+        while TABLE_EXCEPTIONS.contains(&(w - b).abs()) {
+            b += 1;
+        }
+        let unrated = rng.below(20) == 0;
+        white_elo.push((!unrated).then_some(w as u16));
+        black_elo.push((!unrated).then_some(b as u16));
+        let r = rng.below(10);
+        let (res, end, kind) = match r {
+            0..=3 => (
+                "1-0",
+                if r == 0 {
+                    "time_forfeit"
+                } else {
+                    "resignation"
+                },
+                None,
+            ),
+            4..=6 => (
+                "0-1",
+                if r == 4 { "time_forfeit" } else { "checkmate" },
+                None,
+            ),
+            7 => ("1/2-1/2", "agreed", Some("agreed")),
+            8 => (
+                "1/2-1/2",
+                "threefold_repetition",
+                Some("threefold_repetition"),
+            ),
+            _ => ("1/2-1/2", "stalemate", Some("stalemate")),
+        };
+        result.push(res);
+        ending.push(end);
+        draw_type.push(kind);
+        eco.push(["B12", "C42", "D37", "A00"][rng.below(4) as usize]);
+        opening.push(["Caro-Kann", "Petrov", "Queen's Gambit", "Other"][rng.below(4) as usize]);
+        time_class.push(["blitz", "bullet", "rapid"][rng.below(3) as usize]);
+        let clock = |rng: &mut Lcg| (rng.below(5) != 0).then(|| rng.below(700) as f32 + 0.5);
+        white_clock.push(clock(&mut rng));
+        black_clock.push(clock(&mut rng));
+        year.push(2018 + rng.below(4) as i16);
+        let m = 10 + rng.below(80) as u32;
+        moves.push(m);
+        plies.push(2 * m);
+    }
+    let mut columns = Vec::new();
+    for c in C::ALL {
+        let name: PlSmallStr = c.name().into();
+        let column = match c {
+            C::WhiteElo => Series::new(name, white_elo.clone()),
+            C::BlackElo => Series::new(name, black_elo.clone()),
+            C::Result => Series::new(name, result.clone()),
+            C::Ending => Series::new(name, ending.clone()),
+            C::DrawType => Series::new(name, draw_type.clone()),
+            C::Eco => Series::new(name, eco.clone()),
+            C::Opening => Series::new(name, opening.clone()),
+            C::TimeClass => Series::new(name, time_class.clone()),
+            C::WhiteClock => Series::new(name, white_clock.clone()),
+            C::BlackClock => Series::new(name, black_clock.clone()),
+            C::Year => Series::new(name, year.clone()),
+            C::Moves => Series::new(name, moves.clone()),
+            C::Plies => Series::new(name, plies.clone()),
+            C::Variant => Series::new(name, vec!["standard"; n]),
+            C::Event => Series::new(name, vec!["Hand-built Test"; n]),
+            C::Site => Series::new(name, vec!["https://lichess.org/test"; n]),
+            C::Source => Series::new(name, vec!["hand-built"; n]),
+            C::GameNo => Series::new(name, (1..=n as u32).collect::<Vec<_>>()),
+            C::Synthetic | C::ResultMismatch => Series::new(name, vec![false; n]),
+            _ => Series::full_null(name, n, &c.dtype()),
+        };
+        columns.push(column.cast(&c.dtype()).unwrap().into_column());
+    }
+    let mut df = DataFrame::new(n, columns).unwrap();
+    ParquetWriter::new(File::create(path).unwrap())
+        .finish(&mut df)
+        .unwrap();
+    df
+}
+
+fn stats(table: &Path, view: &str) -> serde_json::Value {
+    let output = Command::new(env!("CARGO_BIN_EXE_remis"))
+        .args([
+            "stats",
+            table.to_str().unwrap(),
+            "--view",
+            view,
+            "--by-band",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+fn table(name: &str) -> (std::path::PathBuf, DataFrame) {
+    let dir = std::env::temp_dir().join(format!("remis-analyses-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("games.parquet");
+    let df = hand_built_table(&path);
+    (path, df)
+}
+
+/// The band label of a rating, as the report writes it (100 wide).
+fn band_label(elo: i64) -> String {
+    let lo = elo / 100 * 100;
+    if lo >= 3000 {
+        "≥ 3000".into()
+    } else {
+        format!("{lo}–{}", lo + 99)
+    }
+}
+
+fn rows(df: DataFrame) -> Vec<Vec<AnyValue<'static>>> {
+    (0..df.height())
+        .map(|i| {
+            df.get_row(i)
+                .unwrap()
+                .0
+                .into_iter()
+                .map(|v| v.into_static())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn outcomes_and_expected_score() {
+    let (path, df) = table("outcomes");
+    let got = stats(&path, "outcomes");
+    // Independently: counts by band of the lower rating, and FIDE's
+    // table as the rounded normal curve with sigma = 2000/7, capped at 400.
+    let expected = df
+        .lazy()
+        .filter(
+            col("white_elo")
+                .is_not_null()
+                .and(col("black_elo").is_not_null()),
+        )
+        .with_columns([
+            min_horizontal([
+                col("white_elo").cast(DataType::Int64),
+                col("black_elo").cast(DataType::Int64),
+            ])
+            .unwrap()
+            .alias("low"),
+            (col("white_elo").cast(DataType::Int64) - col("black_elo").cast(DataType::Int64))
+                .alias("d"),
+        ])
+        .with_column((col("low") / lit(100) * lit(100)).alias("band"))
+        .group_by([col("band")])
+        .agg([
+            len().alias("games"),
+            col("result").eq(lit("1-0")).sum().alias("white_wins"),
+            col("result").eq(lit("1/2-1/2")).sum().alias("draws"),
+            col("d").alias("diffs"),
+        ])
+        .sort(["band"], Default::default())
+        .collect()
+        .unwrap();
+    let phi = |x: f64| 0.5 * (1.0 + erf(x / std::f64::consts::SQRT_2));
+    let fide = |d: i64| -> f64 {
+        let capped = d.abs().min(400) as f64;
+        let p = (100.0 * phi(capped / (2000.0 / 7.0))).round() / 100.0;
+        if d >= 0 { p } else { 1.0 - p }
+    };
+    let mut checked = 0;
+    for row in rows(expected) {
+        let band = match &row[0] {
+            AnyValue::Int64(b) => *b,
+            v => panic!("{v:?}"),
+        };
+        let label = band_label(band);
+        let entry = got
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["band"] == label.as_str())
+            .unwrap_or_else(|| panic!("band {label} missing"));
+        let games = match &row[1] {
+            AnyValue::UInt32(n) => *n as u64,
+            v => panic!("{v:?}"),
+        };
+        assert_eq!(entry["games"].as_u64().unwrap(), games, "{label}");
+        let count = |v: &AnyValue| match v {
+            AnyValue::UInt32(n) => *n as u64,
+            AnyValue::UInt64(n) => *n,
+            v => panic!("{v:?}"),
+        };
+        assert_eq!(
+            entry["white_wins"].as_u64().unwrap(),
+            count(&row[2]),
+            "{label}"
+        );
+        assert_eq!(entry["draws"].as_u64().unwrap(), count(&row[3]), "{label}");
+        let diffs: Vec<i64> = match &row[4] {
+            AnyValue::List(s) => s.i64().unwrap().into_no_null_iter().collect(),
+            v => panic!("{v:?}"),
+        };
+        let mean = diffs.iter().map(|&d| fide(d)).sum::<f64>() / diffs.len() as f64;
+        let remis = entry["expected_score"].as_f64().unwrap();
+        assert!(
+            (remis - mean).abs() < 1e-9,
+            "{label}: expected {mean}, remis {remis}"
+        );
+        let score = (count(&row[2]) as f64 + 0.5 * count(&row[3]) as f64) / games as f64;
+        assert!((entry["white_score"].as_f64().unwrap() - score).abs() < 1e-9);
+        checked += 1;
+    }
+    assert!(checked >= 8, "{checked} bands");
+}
+
+/// The error function, for the normal curve (Abramowitz and Stegun 7.1.26
+/// is too coarse for rounding to hundredths; this series converges).
+fn erf(x: f64) -> f64 {
+    let mut sum = 0.0;
+    let mut term = x;
+    let mut n = 0.0;
+    while term.abs() > 1e-17 || n < 5.0 {
+        sum += term / (2.0 * n + 1.0);
+        n += 1.0;
+        term *= -x * x / n;
+        if n > 200.0 {
+            break;
+        }
+    }
+    2.0 / std::f64::consts::PI.sqrt() * sum
+}
+
+#[test]
+fn rating_gap_openings_time_classes_and_clocks() {
+    let (path, df) = table("others");
+    // Rating gap: mean rating band × gap bin.
+    let gap = stats(&path, "gap");
+    let by_cell = df
+        .clone()
+        .lazy()
+        .filter(
+            col("white_elo")
+                .is_not_null()
+                .and(col("black_elo").is_not_null()),
+        )
+        .with_columns([
+            ((col("white_elo").cast(DataType::Int64) + col("black_elo").cast(DataType::Int64))
+                / lit(2)
+                / lit(100)
+                * lit(100))
+            .alias("mean"),
+            (col("white_elo").cast(DataType::Int64) - col("black_elo").cast(DataType::Int64))
+                .alias("d"),
+        ])
+        .group_by([col("mean"), col("d")])
+        .agg([
+            len().alias("n"),
+            col("result").eq(lit("1/2-1/2")).sum().alias("draws"),
+        ])
+        .collect()
+        .unwrap();
+    let edges = [50, 100, 150, 200, 300, 400];
+    let mut cells: std::collections::BTreeMap<(String, usize), (u64, u64)> = Default::default();
+    for row in rows(by_cell) {
+        let (AnyValue::Int64(mean), AnyValue::Int64(d)) = (&row[0], &row[1]) else {
+            panic!()
+        };
+        let bin = edges.iter().take_while(|&&e| d.abs() >= e).count();
+        let n = match &row[2] {
+            AnyValue::UInt32(n) => *n as u64,
+            v => panic!("{v:?}"),
+        };
+        let draws = match &row[3] {
+            AnyValue::UInt32(n) => *n as u64,
+            AnyValue::UInt64(n) => *n,
+            v => panic!("{v:?}"),
+        };
+        let cell = cells.entry((band_label(*mean), bin)).or_default();
+        cell.0 += n;
+        cell.1 += draws;
+    }
+    let labels = [
+        "0–49",
+        "50–99",
+        "100–149",
+        "150–199",
+        "200–299",
+        "300–399",
+        "≥ 400",
+    ];
+    let got: Vec<((String, usize), (u64, u64))> = gap
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let bin = labels.iter().position(|l| r["gap"] == *l).unwrap();
+            (
+                (r["mean_rating"].as_str().unwrap().to_string(), bin),
+                (r["games"].as_u64().unwrap(), r["draws"].as_u64().unwrap()),
+            )
+        })
+        .collect();
+    assert_eq!(got, cells.into_iter().collect::<Vec<_>>());
+
+    // Openings: every ECO group's games and draws.
+    let openings = stats(&path, "openings");
+    for eco in ["B12", "C42", "D37", "A00"] {
+        let counts = df
+            .clone()
+            .lazy()
+            .filter(col("eco").eq(lit(eco)))
+            .select([
+                len().alias("n"),
+                col("result").eq(lit("1/2-1/2")).sum().alias("d"),
+            ])
+            .collect()
+            .unwrap();
+        let n = counts.column("n").unwrap().u32().unwrap().get(0).unwrap() as u64;
+        let d = counts.column("d").unwrap().u32().unwrap().get(0).unwrap() as u64;
+        let row = openings
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["by"] == "eco" && r["opening"] == eco)
+            .unwrap();
+        assert_eq!(
+            (
+                row["games"].as_u64().unwrap(),
+                row["draws"].as_u64().unwrap()
+            ),
+            (n, d),
+            "{eco}"
+        );
+    }
+
+    // Time classes: every class's games and draws.
+    let classes = stats(&path, "time-classes");
+    for class in ["blitz", "bullet", "rapid"] {
+        let counts = df
+            .clone()
+            .lazy()
+            .filter(col("time_class").eq(lit(class)))
+            .select([
+                len().alias("n"),
+                col("result").eq(lit("1/2-1/2")).sum().alias("d"),
+            ])
+            .collect()
+            .unwrap();
+        let n = counts.column("n").unwrap().u32().unwrap().get(0).unwrap() as u64;
+        let row = classes
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["time_class"] == class && r["band"] == "all")
+            .unwrap();
+        assert_eq!(row["games"].as_u64().unwrap(), n, "{class}");
+    }
+
+    // Clocks: agreed draws by the lower clock, games won on time by the
+    // winner's clock.
+    let clocks = stats(&path, "clocks");
+    let edges = [10.0f32, 30.0, 60.0, 180.0, 600.0];
+    let bin = |s: f32| edges.iter().take_while(|&&e| s >= e).count();
+    let (mut agreed, mut flags) = ([0u64; 7], [0u64; 7]);
+    let white_clock: Vec<Option<f32>> = df
+        .column("white_clock")
+        .unwrap()
+        .f32()
+        .unwrap()
+        .iter()
+        .collect();
+    let black_clock: Vec<Option<f32>> = df
+        .column("black_clock")
+        .unwrap()
+        .f32()
+        .unwrap()
+        .iter()
+        .collect();
+    let ending: Vec<Option<&str>> = df.column("ending").unwrap().str().unwrap().iter().collect();
+    let result: Vec<Option<&str>> = df.column("result").unwrap().str().unwrap().iter().collect();
+    for i in 0..df.height() {
+        if ending[i] == Some("agreed") {
+            match white_clock[i].zip(black_clock[i]) {
+                Some((w, b)) => agreed[bin(w.min(b))] += 1,
+                None if white_clock[i].is_none() || black_clock[i].is_none() => {
+                    // One clock missing: the lower clock is the other one's
+                    // or none; remis takes the comparison as missing.
+                    agreed[6] += 1;
+                }
+                None => unreachable!(),
+            }
+        } else if ending[i] == Some("time_forfeit") {
+            let winner = if result[i] == Some("1-0") {
+                white_clock[i]
+            } else {
+                black_clock[i]
+            };
+            match winner {
+                Some(s) => flags[bin(s)] += 1,
+                None => flags[6] += 1,
+            }
+        }
+    }
+    let got = |what: &str, k: usize| -> u64 {
+        clocks
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["games"].as_str().unwrap().starts_with(what))
+            .nth(k)
+            .unwrap()["count"]
+            .as_u64()
+            .unwrap()
+    };
+    for k in 0..7 {
+        assert_eq!(got("agreed", k), agreed[k], "agreed bin {k}");
+        assert_eq!(got("won on time", k), flags[k], "flag bin {k}");
+    }
+}
