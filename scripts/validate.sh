@@ -40,6 +40,27 @@ check() { # name, expected games, inputs...
     failures=$((failures + 1))
   fi
   "$PY" scripts/distribution.py "$OUT/$name/games.parquet" | sed 's/^/   /'
+  # remis resolves SAN with its own code; shakmaty's San::to_move must give
+  # the very same table, every row and every column.
+  "$REMIS" classify "$@" --san-resolver shakmaty --out "$OUT/$name-shakmaty-san" >/dev/null 2>&1
+  if "$PY" - "$OUT/$name/games.parquet" "$OUT/$name-shakmaty-san/games.parquet" <<'PYEOF'
+import sys
+import polars as pl
+a, b = (pl.read_parquet(p) for p in sys.argv[1:])
+if a.equals(b, null_equal=True):
+    print(f"   SAN resolvers agree: {a.height} rows x {a.width} columns identical")
+    sys.exit(0)
+print("   SAN resolvers DIFFER:")
+if a.shape != b.shape:
+    print(f"   shapes {a.shape} vs {b.shape}")
+else:
+    for c in a.columns:
+        differ = ~(a[c].eq_missing(b[c]))
+        if differ.any():
+            print(f"   column {c}: {differ.sum()} rows, first at row {differ.arg_max()}")
+sys.exit(1)
+PYEOF
+  then :; else failures=$((failures + 1)); fi
 }
 
 expected=0

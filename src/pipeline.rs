@@ -19,7 +19,7 @@ use rayon::prelude::*;
 
 use crate::{
     input::{self, Input, InputProblem, Limits},
-    replay::{Field, GameReplayer, NotPgn},
+    replay::{Field, GameReplayer, NotPgn, SanResolver},
     rules::{Ending, GameResult, SearchOptions},
     schema::Column,
     study::dedup::{self, Deduplicator},
@@ -38,6 +38,8 @@ pub struct Options {
     pub limits: Limits,
     /// How much the dead-position and mating-chance search does.
     pub search: SearchOptions,
+    /// Which code resolves SAN moves (both give the same table).
+    pub resolver: SanResolver,
 }
 
 impl Default for Options {
@@ -48,6 +50,7 @@ impl Default for Options {
             dedup: false,
             limits: Limits::default(),
             search: SearchOptions::default(),
+            resolver: SanResolver::default(),
         }
     }
 }
@@ -137,7 +140,10 @@ pub fn classify(
             .spawn_scoped(scope, move || {
                 pool.install(|| {
                     chunk_rx.into_iter().par_bridge().for_each_init(
-                        || GameReplayer::with_options(options.limits, options.search),
+                        || {
+                            GameReplayer::with_options(options.limits, options.search)
+                                .with_resolver(options.resolver)
+                        },
                         |replayer, chunk| {
                             let replayed = replay_chunk(replayer, chunk, options.dedup);
                             let _ = done_tx.send(replayed);

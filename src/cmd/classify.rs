@@ -9,6 +9,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use remis::{
     input::{self, Limits},
     pipeline,
+    replay::SanResolver,
     rules::{Ending, SearchOptions},
 };
 
@@ -68,6 +69,10 @@ pub struct Args {
     /// For measuring what the search costs.
     #[arg(long, conflicts_with = "search_everywhere")]
     no_search: bool,
+    /// Which code resolves SAN moves: remis's own, or shakmaty's
+    /// `San::to_move`. Both give the same table; for comparing them.
+    #[arg(long, value_enum, default_value_t = SanResolver::default(), hide = true)]
+    san_resolver: SanResolver,
     /// Bytes of PGN per work unit.
     #[arg(long, default_value_t = 1 << 20, hide = true)]
     chunk_bytes: usize,
@@ -140,6 +145,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             everywhere: args.search_everywhere,
             off: args.no_search,
         },
+        resolver: args.san_resolver,
     };
     if !args.shard_per_input {
         let out = table_path(&args.out)?;

@@ -326,7 +326,14 @@ impl<'a> Game<'a> {
         let start = self.pos;
         let rest = &text[start..];
         // Results and castling written with zeros, before move numbers.
-        for (spelling, token) in RESULTS {
+        // Checked only for a leading digit or '½' (0xC2 0xBD): the table is
+        // walked by reference for the few tokens that can match, not for
+        // every move.
+        let candidates: &[(&[u8], Token)] = match rest[0] {
+            b'0' | b'1' | 0xc2 => &RESULTS,
+            _ => &[],
+        };
+        for (spelling, token) in candidates {
             if rest.starts_with(spelling)
                 && rest.get(spelling.len()).is_none_or(|&b| is_token_end(b))
             {
