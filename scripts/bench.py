@@ -110,6 +110,9 @@ def main():
         r = results.setdefault(name, {"games": games, "mib": mib})
         measure("remis, 1 thread", [REMIS, "classify", path, "--threads", "1", "--out", tmp], games, args.runs, r)
         measure("remis, 2 threads", [REMIS, "classify", path, "--threads", "2", "--out", tmp], games, args.runs, r)
+        measure("remis, 1 thread, shakmaty SAN", [REMIS, "classify", path, "--threads", "1",
+                                                  "--san-resolver", "shakmaty", "--out", tmp],
+                games, args.runs, r)
         measure("remis, 2 threads, --no-search", [REMIS, "classify", path, "--threads", "2", "--no-search",
                                                   "--out", tmp], games, args.runs, r)
         measure("bare replay, 1 thread", [BARE, path, "1"], games, args.runs, r)
@@ -153,6 +156,8 @@ def ratios(results):
                      f"/ bare replay = {100 * one / r['bare replay, 1 thread']['games_per_s']:.0f}%; "
                      f"2 threads / 1 thread = {r['remis, 2 threads']['games_per_s'] / one:.2f}x; "
                      f"2 threads / bare 2 threads = {100 * r['remis, 2 threads']['games_per_s'] / r['bare replay, 2 threads']['games_per_s']:.0f}%; "
+                     f"own SAN resolver / shakmaty's = "
+                     f"{one / r['remis, 1 thread, shakmaty SAN']['games_per_s']:.2f}x; "
                      f"dead-position and 6.9 search cost = "
                      f"{100 * (r['remis, 2 threads']['wall_s'] / r['remis, 2 threads, --no-search']['wall_s'] - 1):+.1f}% wall")
     c = results["compressed"]
