@@ -184,7 +184,7 @@ The numbers come from `remis scoring --format json`: the same games, filters and
 the report."""),
     new_code_cell(SETUP),
     new_code_cell('''study = remis("scoring", TABLE, *EXTRA)
-mix = pl.DataFrame(study["plus_remise_draws"], schema={"winner": pl.String, "rule": pl.Int64, "games": pl.Int64})
+mix = pl.DataFrame(study["plus_remise_draws"], schema={"winner": pl.String, "rule": pl.Int64, "rule_name": pl.String, "games": pl.Int64})
 total = mix["games"].sum() if mix.height else 0
 print(f"{total} draws decided by plus-remise")
 print(mix.with_columns((pl.col("games") / max(total, 1)).alias("share")))
@@ -192,16 +192,20 @@ print(f"{study['events']} events (Event tag and year)")
 for c in study["changes"]:
     print(f"{c['system']}: {c['different_winner']} events with a different winner; places moved in all: {c['places_moved']}")
     for e in c["examples"][:3]:
-        print("   e.g.", e["event"], ":", e["classical"], "->", e["other"])'''),
+        print("   e.g.", e["label"], ":", " and ".join(e["classical"]), "->", " and ".join(e["other"]))'''),
     new_code_cell('''fig, ax = plt.subplots(figsize=(6, 3.5))
 if total:
-    labels = [f"{w} by rule {r}" for w, r, _ in mix.iter_rows()]
-    ax.bar(labels, mix["games"] / total, color=["#888" if w == "white" else "#333" for w, _, _ in mix.iter_rows()])
+    labels = [f"{w}: {name}" for w, _, name, _ in mix.iter_rows()]
+    ax.bar(labels, mix["games"] / total, color=["#888" if w == "white" else "#333" for w, _, _, _ in mix.iter_rows()])
+    ax.tick_params(axis="x", labelrotation=20)
 ax.set_ylabel("Share of draws"); ax.set_title("Who wins the draws under plus-remise")
 fig.tight_layout()'''),
 ]
 
 for name, cells in [("twic_draw_rates", TWIC), ("sofia_rules", SOFIA), ("scoring_systems", SCORING)]:
     nb = new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
+    # Stable cell ids, so that regenerating a notebook changes only what changed.
+    for i, cell in enumerate(nb.cells):
+        cell.id = f"{name}-{i}"
     nbformat.write(nb, HERE / f"{name}.ipynb")
     print("wrote", name)

@@ -82,8 +82,40 @@ pub struct Changes {
     pub different_winner: u64,
     /// Sum over all players of |rank − classical rank|.
     pub places_moved: u64,
-    /// A few events with a different winner: (event, classical, other).
-    pub examples: Vec<(String, String, String)>,
+    /// A few events with a different winner.
+    pub examples: Vec<WinnerChange>,
+}
+
+/// One event whose first place differs from classical scoring's.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WinnerChange {
+    pub event: String,
+    pub year: Option<i16>,
+    /// The players sharing first place, sorted: more than one is a tie.
+    pub classical: Vec<String>,
+    pub other: Vec<String>,
+}
+
+/// Plus-remise's three rules (docs/columns.md, `plus_remise_rule`) named.
+pub fn rule_name(rule: u8) -> &'static str {
+    match rule {
+        1 => "more material",
+        2 => "equal material, more when pawns count double",
+        3 => "material equal either way, so Black",
+        _ => "unknown rule",
+    }
+}
+
+impl WinnerChange {
+    /// The event's name, with its year unless the name already holds it.
+    pub fn event_label(&self) -> String {
+        match self.year {
+            Some(year) if !self.event.contains(&year.to_string()) => {
+                format!("{} {year}", self.event)
+            }
+            _ => self.event.clone(),
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -168,11 +200,13 @@ pub fn scoring_study(prepared: LazyFrame) -> Result<ScoringStudy> {
             if before != after {
                 change.different_winner += 1;
                 if change.examples.len() < 5 {
-                    change.examples.push((
-                        format!("{event} {}", year.map_or("?".into(), |y| y.to_string())),
-                        before.join(", "),
-                        after.join(", "),
-                    ));
+                    let names = |w: Vec<&str>| w.into_iter().map(String::from).collect();
+                    change.examples.push(WinnerChange {
+                        event: event.clone(),
+                        year: *year,
+                        classical: names(before),
+                        other: names(after),
+                    });
                 }
             }
         }
@@ -226,8 +260,9 @@ mod tests {
         assert_eq!(study.changes[&System::Children].different_winner, 0);
         let plus = &study.changes[&System::PlusRemise];
         assert_eq!(plus.different_winner, 1);
-        assert_eq!(plus.examples[0].1, "A, C");
-        assert_eq!(plus.examples[0].2, "A");
+        assert_eq!(plus.examples[0].classical, ["A", "C"]);
+        assert_eq!(plus.examples[0].other, ["A"]);
+        assert_eq!(plus.examples[0].event_label(), "Test 2000");
         // Classical ranks A1 C1 B3 D3; plus-remise A 2, C 1, D 1, B 0:
         // ranks A1 C2 D2 B4, so C, D and B move one place each.
         assert_eq!(plus.places_moved, 3);

@@ -7,7 +7,7 @@ use anyhow::Result;
 
 use super::filters::FilterArgs;
 use remis::analysis::{scoring, table as query};
-use remis::render::text::Format;
+use remis::render::text::{self, Format};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -38,15 +38,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let json = serde_json::json!({
             "events": study.events,
             "plus_remise_draws": study.plus_remise_draws.iter().map(|((winner, rule), n)| {
-                serde_json::json!({"winner": winner, "rule": rule, "games": n})
+                serde_json::json!({"winner": winner, "rule": rule,
+                                   "rule_name": scoring::rule_name(*rule), "games": n})
             }).collect::<Vec<_>>(),
             "changes": study.changes.iter().map(|(system, c)| {
                 serde_json::json!({
                     "system": system.label(),
                     "different_winner": c.different_winner,
                     "places_moved": c.places_moved,
-                    "examples": c.examples.iter().map(|(e, a, b)| {
-                        serde_json::json!({"event": e, "classical": a, "other": b})
+                    "examples": c.examples.iter().map(|e| {
+                        serde_json::json!({"event": e.event, "year": e.year,
+                                           "label": e.event_label(),
+                                           "classical": e.classical, "other": e.other})
                     }).collect::<Vec<_>>(),
                 })
             }).collect::<Vec<_>>(),
@@ -60,7 +63,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     for ((winner, rule), n) in &study.plus_remise_draws {
         writeln!(
             out,
-            "  {winner} wins by rule {rule}: {n} ({:.1}%)",
+            "  {winner} wins, {}: {n} ({:.1}%)",
+            scoring::rule_name(*rule),
             100.0 * *n as f64 / draws.max(1) as f64
         )?;
     }
@@ -77,8 +81,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
             change.different_winner,
             change.places_moved
         )?;
-        for (event, before, after) in &change.examples {
-            writeln!(out, "      e.g. {event}: {before} -> {after}")?;
+        for e in &change.examples {
+            writeln!(
+                out,
+                "      e.g. {}: {} -> {}",
+                e.event_label(),
+                text::winners(&e.classical),
+                text::winners(&e.other)
+            )?;
         }
     }
     Ok(ExitCode::SUCCESS)

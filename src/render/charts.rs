@@ -135,7 +135,8 @@ pub fn rate_by_year(stats: &DrawStats, scheme: &BandScheme, max_bands: usize) ->
             .y_label_formatter(&percent)
             .label_style((FONT, 13))
             .axis_desc_style((FONT, 14))
-            .light_line_style(RGBColor(0xee, 0xee, 0xee))
+            .light_line_style(RGBColor(0xf2, 0xf2, 0xf2))
+            .bold_line_style(RGBColor(0xdd, 0xdd, 0xdd))
             .draw()
             .map_err(err)?;
         for (i, band) in bands.iter().enumerate() {
@@ -154,21 +155,28 @@ pub fn rate_by_year(stats: &DrawStats, scheme: &BandScheme, max_bands: usize) ->
             if points.is_empty() {
                 continue;
             }
-            let mut outline: Vec<(f64, f64)> = points.iter().map(|p| (p.0, p.3)).collect();
-            outline.extend(points.iter().rev().map(|p| (p.0, p.2)));
-            chart
-                .draw_series(std::iter::once(Polygon::new(outline, color.mix(0.15))))
-                .map_err(err)?;
-            chart
-                .draw_series(LineSeries::new(
-                    points.iter().map(|p| (p.0, p.1)),
-                    color.stroke_width(2),
-                ))
-                .map_err(err)?
-                .label(short_label(scheme, *band))
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
-                });
+            // A year without enough games breaks the line: no line is drawn
+            // across years the data does not cover.
+            let runs = points.chunk_by(|a, b| b.0 - a.0 == 1.0);
+            for (k, run) in runs.enumerate() {
+                let mut outline: Vec<(f64, f64)> = run.iter().map(|p| (p.0, p.3)).collect();
+                outline.extend(run.iter().rev().map(|p| (p.0, p.2)));
+                chart
+                    .draw_series(std::iter::once(Polygon::new(outline, color.mix(0.15))))
+                    .map_err(err)?;
+                let line = chart
+                    .draw_series(LineSeries::new(
+                        run.iter().map(|p| (p.0, p.1)),
+                        color.stroke_width(2),
+                    ))
+                    .map_err(err)?;
+                if k == 0 {
+                    line.label(short_label(scheme, *band))
+                        .legend(move |(x, y)| {
+                            PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
+                        });
+                }
+            }
             chart
                 .draw_series(
                     points
@@ -226,7 +234,8 @@ fn category_chart<'a, 'b>(
         .y_label_formatter(&percent)
         .label_style((FONT, 13))
         .axis_desc_style((FONT, 14))
-        .light_line_style(RGBColor(0xee, 0xee, 0xee))
+        .light_line_style(RGBColor(0xf2, 0xf2, 0xf2))
+        .bold_line_style(RGBColor(0xdd, 0xdd, 0xdd))
         .draw()
         .map_err(err)?;
     Ok(chart)
@@ -384,7 +393,7 @@ pub fn draw_mix_by_band(stats: &DrawStats, scheme: &BandScheme) -> Result<String
 
 /// Histogram of the move at which draws happen, agreed draws apart from
 /// the rest, with markers at 20 and 30 moves.
-pub fn draw_length(stats: &DrawStats) -> Result<String> {
+pub fn draw_length(stats: &DrawStats, short_draws: [u32; 2]) -> Result<String> {
     const BIN: u32 = 5;
     const LAST: u32 = 150;
     let bin_of = |m: u32| m.saturating_sub(1).min(LAST) / BIN;
@@ -406,6 +415,22 @@ pub fn draw_length(stats: &DrawStats) -> Result<String> {
     if top == 0 {
         return Ok(String::new());
     }
+    // The axis ends at the last bin with games (and shows the short-draw
+    // limits).
+    let used_bins = (0..bins)
+        .rev()
+        .find(|&i| agreed[i] + other[i] > 0)
+        .map_or(1, |i| i + 1);
+    let limit_bins = short_draws
+        .iter()
+        .map(|&m| (m.min(LAST) / BIN + 1) as usize);
+    let shown_bins = limit_bins.fold(used_bins, usize::max);
+    let x_end = f64::from(shown_bins as u32 * BIN);
+    let x_desc = if shown_bins == bins {
+        "Moves played when the game was drawn (bins of 5; last bin 150+)"
+    } else {
+        "Moves played when the game was drawn (bins of 5)"
+    };
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (860, 400)).into_drawing_area();
@@ -414,24 +439,25 @@ pub fn draw_length(stats: &DrawStats) -> Result<String> {
             .margin(16)
             .x_label_area_size(44)
             .y_label_area_size(70)
-            .build_cartesian_2d(0f64..f64::from(LAST + BIN), 0f64..top as f64 * 1.1)
+            .build_cartesian_2d(0f64..x_end, 0f64..top as f64 * 1.1)
             .map_err(err)?;
         chart
             .configure_mesh()
             .disable_x_mesh()
-            .x_desc("Moves played when the game was drawn (bins of 5; last bin 150+)")
+            .x_desc(x_desc)
             .y_desc("Drawn games")
             .x_labels(16)
             .x_label_formatter(&|x| format!("{:.0}", x))
             .y_label_formatter(&|y| format!("{:.0}", y))
             .label_style((FONT, 13))
             .axis_desc_style((FONT, 14))
-            .light_line_style(RGBColor(0xee, 0xee, 0xee))
+            .light_line_style(RGBColor(0xf2, 0xf2, 0xf2))
+            .bold_line_style(RGBColor(0xdd, 0xdd, 0xdd))
             .draw()
             .map_err(err)?;
         let agreed_color = draw_type_color(DrawType::Agreed);
         let other_color = RGBColor(0xf2, 0x8e, 0x2b);
-        for i in 0..bins {
+        for i in 0..shown_bins {
             let x0 = (i as u32 * BIN) as f64;
             let (a, o) = (agreed[i] as f64, other[i] as f64);
             chart
@@ -447,7 +473,7 @@ pub fn draw_length(stats: &DrawStats) -> Result<String> {
                 ])
                 .map_err(err)?;
         }
-        for limit in [20.0, 30.0] {
+        for limit in short_draws.map(f64::from) {
             chart
                 .draw_series(DashedLineSeries::new(
                     [(limit, 0.0), (limit, top as f64 * 1.05)],
@@ -473,13 +499,16 @@ pub fn draw_length(stats: &DrawStats) -> Result<String> {
         legend_box(&mut chart)?;
         root.present().map_err(err)?;
     }
+    let [first, second] = short_draws;
     Ok(accessible(
         svg,
         "chart-length",
         "Length of drawn games",
-        "Stacked histogram of the number of moves played in drawn games, in bins \
-         of five moves: agreed draws at the bottom, other draws on top. Dashed \
-         lines mark 20 and 30 moves.",
+        &format!(
+            "Stacked histogram of the number of moves played in drawn games, in bins \
+             of five moves: agreed draws at the bottom, other draws on top. Dashed \
+             lines mark {first} and {second} moves."
+        ),
     ))
 }
 
@@ -660,4 +689,70 @@ pub fn lines_by_category(
         root.present().map_err(err)?;
     }
     Ok(accessible(svg, id, title, desc))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::table::CubeRow;
+
+    fn row(year: i16, is_draw: bool, moves: u32, games: u64) -> CubeRow {
+        CubeRow {
+            band: Band::Rated(25),
+            year: Some(year),
+            is_draw,
+            draw_type: is_draw.then(|| "agreed".to_string()),
+            moves: Some(moves),
+            games,
+        }
+    }
+
+    #[test]
+    fn a_missing_year_breaks_the_line() {
+        // 2000, 2001 and 2003 have games; 2002 has none.
+        let rows: Vec<CubeRow> = [2000, 2001, 2003]
+            .into_iter()
+            .flat_map(|y| [row(y, true, 30, 40), row(y, false, 40, 60)])
+            .collect();
+        let stats = DrawStats::from_cube(&rows);
+        let svg = rate_by_year(&stats, &BandScheme::width(100), 6).unwrap();
+        // The band's line (stroke width 2; axes and ticks are width 1, the
+        // legend's width 3) is drawn as 2000–2001, then 2003 alone: no
+        // polyline holds all three years.
+        let points: Vec<usize> = svg
+            .split("<polyline")
+            .skip(1)
+            .filter(|p| p.contains("stroke-width=\"2\""))
+            .map(|p| {
+                let list = p
+                    .split("points=\"")
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
+                    .next()
+                    .unwrap();
+                list.split_whitespace().count()
+            })
+            .collect();
+        assert!(points.contains(&2), "{points:?}");
+        assert!(points.iter().all(|&n| n <= 2), "{points:?}");
+    }
+
+    #[test]
+    fn the_histogram_ends_at_the_data_or_the_short_draw_limits() {
+        // Counts in thousands: every y label but 0 is above 200.
+        let rows = vec![row(2000, true, 12, 5000), row(2000, true, 18, 5000)];
+        let stats = DrawStats::from_cube(&rows);
+        let svg = draw_length(&stats, [20, 30]).unwrap();
+        // The last axis label is 35 at most: bins up to the 30-move limit.
+        let labels: Vec<u32> = svg
+            .split("<text")
+            .filter_map(|t| t.split('>').nth(1)?.split('<').next()?.trim().parse().ok())
+            .collect();
+        let last = labels.iter().copied().filter(|&x| x <= 200).max().unwrap();
+        assert!(last <= 35, "{labels:?}");
+        assert!(svg.contains("Dashed lines mark 20 and 30 moves"));
+        let svg = draw_length(&stats, [10, 15]).unwrap();
+        assert!(svg.contains("Dashed lines mark 10 and 15 moves"));
+    }
 }

@@ -64,6 +64,9 @@ td.l, th.l { text-align: left; white-space: nowrap; }
 td.small { color: #9aa5b1; background: #f8f8f8 !important; font-style: italic; }
 .swatch { display: inline-block; width: 11px; height: 11px; margin-right: 6px; border-radius: 2px; vertical-align: baseline; }
 .wide { overflow-x: auto; }
+/* A wide table scrolls inside itself; its first column and its totals stay in view. */
+.wide tr > :first-child { position: sticky; left: 0; background: #f5f7fa; }
+.wide .total { position: sticky; right: 0; background: #fff; box-shadow: -2px 0 0 var(--line); }
 ul.inputs { columns: 2; font-size: 0.85rem; color: var(--muted); }
 footer { margin-top: 48px; color: var(--muted); font-size: 0.85rem; }
 .muted { color: var(--muted); }
@@ -174,7 +177,7 @@ pub fn render(
     draw_type_table(&mut h, stats, scheme);
 
     // 5. Length of drawn games.
-    let length_svg = charts::draw_length(stats)?;
+    let length_svg = charts::draw_length(stats, info.short_draws)?;
     let [first, second] = info.short_draws;
     let (short20, agreed20) = stats.short_draws(first);
     let (short30, agreed30) = stats.short_draws(second);
@@ -340,7 +343,7 @@ fn heatmap(h: &mut String, stats: &DrawStats, scheme: &BandScheme) {
     for y in &years {
         let _ = write!(h, "<th>{y}</th>");
     }
-    h.push_str("<th>All</th></tr>");
+    h.push_str("<th class=\"total\">All</th></tr>");
     for band in bands {
         let _ = write!(
             h,
@@ -376,7 +379,7 @@ fn heatmap(h: &mut String, stats: &DrawStats, scheme: &BandScheme) {
         let all = stats.by_band[&band];
         let _ = write!(
             h,
-            "<td><strong>{}</strong><br>n={}</td></tr>",
+            "<td class=\"total\"><strong>{}</strong><br>n={}</td></tr>",
             pct(all.rate()),
             all.n
         );
@@ -460,10 +463,16 @@ fn scoring_section(h: &mut String, study: &crate::analysis::scoring::ScoringStud
         "<table><tr><th class=\"l\">Plus-remise decides a draw</th><th>Draws</th><th>Share</th></tr>"
     );
     for ((winner, rule), n) in &study.plus_remise_draws {
+        let side = match winner.as_str() {
+            "white" => "White",
+            "black" => "Black",
+            other => other,
+        };
         let _ = write!(
             h,
-            "<tr><td class=\"l\">{} wins by rule {rule}</td><td>{}</td><td>{}</td></tr>",
-            escape(winner),
+            "<tr><td class=\"l\">{} wins: {}</td><td>{}</td><td>{}</td></tr>",
+            escape(side),
+            crate::analysis::scoring::rule_name(*rule),
             thousands(*n),
             pct(Proportion::new(*n, draws).rate())
         );
@@ -482,21 +491,29 @@ fn scoring_section(h: &mut String, study: &crate::analysis::scoring::ScoringStud
             thousands(change.places_moved)
         );
     }
-    h.push_str("</table>\n<ul class=\"caption\">");
-    for (system, change) in &study.changes {
-        for (event, before, after) in change.examples.iter().take(3) {
-            let _ = write!(
-                h,
-                "<li>{}: {} — classical winner {}, {} winner {}</li>",
-                escape(system.label()),
-                escape(event),
-                escape(before),
-                escape(system.label()),
-                escape(after)
-            );
+    h.push_str("</table>\n");
+    if study.changes.values().any(|c| !c.examples.is_empty()) {
+        h.push_str(
+            "<h3>Events whose winner changes</h3>\n<table><tr><th class=\"l\">System</th>\
+             <th class=\"l\">Event</th><th class=\"l\">Classical winner</th>\
+             <th class=\"l\">Winner under the system</th></tr>",
+        );
+        for (system, change) in &study.changes {
+            for example in change.examples.iter().take(3) {
+                let _ = write!(
+                    h,
+                    "<tr><td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td>\
+                     <td class=\"l\">{}</td></tr>",
+                    escape(system.label()),
+                    escape(&example.event_label()),
+                    escape(&super::text::winners(&example.classical)),
+                    escape(&super::text::winners(&example.other)),
+                );
+            }
         }
+        h.push_str("</table>\n");
     }
-    h.push_str("</ul>\n</section>\n");
+    h.push_str("</section>\n");
 }
 
 /// One example game: players, event, date, result and a link to the game

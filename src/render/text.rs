@@ -96,16 +96,22 @@ impl Table {
                             .unwrap_or(0)
                     })
                     .collect();
+                // Text columns read left-aligned, numbers right-aligned.
+                let left: Vec<bool> = (0..self.columns.len())
+                    .map(|i| i == 0 || self.rows.iter().all(|r| matches!(r[i], Cell::Text(_))))
+                    .collect();
                 let line = |out: &mut dyn Write, values: &[String]| -> io::Result<()> {
                     let mut text = String::new();
                     for (i, v) in values.iter().enumerate() {
-                        let pad = widths[i].saturating_sub(v.chars().count());
-                        if i == 0 {
-                            text.push_str(v);
-                            text.push_str(&" ".repeat(pad));
-                        } else {
+                        let pad = " ".repeat(widths[i].saturating_sub(v.chars().count()));
+                        if i > 0 {
                             text.push_str("  ");
-                            text.push_str(&" ".repeat(pad));
+                        }
+                        if left[i] {
+                            text.push_str(v);
+                            text.push_str(&pad);
+                        } else {
+                            text.push_str(&pad);
                             text.push_str(v);
                         }
                     }
@@ -146,6 +152,15 @@ impl Table {
     }
 }
 
+/// First place in words: one winner, or a tie named as one.
+pub fn winners(players: &[String]) -> String {
+    match players {
+        [] => "–".into(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {} (tied)", init.join(", "), last),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,5 +183,36 @@ mod tests {
         let json: serde_json::Value = serde_json::from_str(&render(Format::Json)).unwrap();
         assert_eq!(json[0]["rate"], serde_json::Value::Null);
         assert_eq!(json[0]["games"], 3);
+    }
+
+    #[test]
+    fn text_columns_left_numbers_right() {
+        let mut t = Table::new(vec!["band", "opening", "games"]);
+        t.push(vec![
+            Cell::Text("2500+".into()),
+            Cell::Text("C42".into()),
+            Cell::Count(7),
+        ]);
+        t.push(vec![
+            Cell::Text("all".into()),
+            Cell::Text("Sicilian".into()),
+            Cell::Count(1234),
+        ]);
+        let mut out = Vec::new();
+        t.write(&mut out, Format::Table).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[1], "2500+  C42           7");
+        assert_eq!(lines[2], "all    Sicilian   1234");
+    }
+
+    #[test]
+    fn a_shared_first_place_reads_as_a_tie() {
+        assert_eq!(winners(&["A".into()]), "A");
+        assert_eq!(winners(&["A".into(), "C".into()]), "A and C (tied)");
+        assert_eq!(
+            winners(&["A".into(), "B".into(), "C".into()]),
+            "A, B and C (tied)"
+        );
     }
 }

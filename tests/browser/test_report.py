@@ -18,6 +18,9 @@ REPORT = pathlib.Path(os.environ.get("REMIS_REPORT", "reports/sample/report.html
 SYNTHETIC = pathlib.Path(os.environ.get("REMIS_SYNTHETIC_REPORT", "target/test-report/synthetic/report.html")).resolve()
 SCREENSHOT = pathlib.Path(os.environ.get("REMIS_SCREENSHOT", "target/report-screenshot.png"))
 CHART_IDS = ["chart-year", "chart-band", "chart-mix", "chart-length"]
+# Charts of the statistician's sections: White's score against FIDE's
+# expectation, and the draw rate by time control (lichess games have one).
+GAME_CHART_IDS = ["chart-score", "chart-time-class"]
 
 
 def open_page(path, tmp_path_factory):
@@ -72,7 +75,35 @@ def charts_are_visible(browser, chart_ids):
 
 
 def test_every_chart_is_present_and_visible(browser):
-    charts_are_visible(browser, CHART_IDS)
+    charts_are_visible(browser, CHART_IDS + GAME_CHART_IDS)
+
+
+def test_year_lines_break_at_missing_years(browser):
+    # Each band's line is drawn in runs of consecutive years: no polyline
+    # of the year chart may join two years more than one apart. The x
+    # position of each year comes from the chart's own tick labels.
+    chart = browser.find_element(By.ID, "chart-year-title").find_element(By.XPATH, "..")
+    ticks = {}
+    for text in chart.find_elements(By.TAG_NAME, "text"):
+        label = text.get_attribute("textContent").strip()
+        if label.isdigit() and len(label) == 4:
+            ticks[int(label)] = float(text.get_attribute("x"))
+    assert len(ticks) >= 2, ticks
+    years = sorted(ticks)
+    step = (ticks[years[-1]] - ticks[years[0]]) / (years[-1] - years[0])
+    # Band lines have stroke width 2 (axes and ticks 1, legend lines 3).
+    for line in chart.find_elements(By.CSS_SELECTOR, 'polyline[stroke-width="2"]'):
+        xs = [float(p.split(",")[0]) for p in line.get_attribute("points").split()]
+        gaps = [b - a for a, b in zip(xs, xs[1:])]
+        assert all(g < 1.5 * step for g in gaps), (gaps, step)
+
+
+def test_wide_tables_keep_band_and_totals_in_view(browser):
+    table = browser.find_element(By.CSS_SELECTOR, "#table .wide")
+    first = table.find_element(By.CSS_SELECTOR, "tr > :first-child")
+    total = table.find_element(By.CSS_SELECTOR, ".total")
+    for cell in (first, total):
+        assert browser.execute_script("return getComputedStyle(arguments[0]).position", cell) == "sticky"
 
 
 def test_real_games_have_no_synthetic_banner(browser):
@@ -96,12 +127,16 @@ def test_sections_and_numbers(browser):
     headings = [h.text for h in browser.find_elements(By.TAG_NAME, "h2")]
     for expected in ["Headline", "Draw rate by year", "Draw rate by rating band, all years",
                      "How the draws happened", "How long drawn games lasted", "Band × year", "Coverage",
-                     "Scoring systems", "Results the Laws contradict"]:
+                     "Scoring systems", "Results the Laws contradict", "Wins, draws and losses",
+                     "Draw rate by rating and rating gap", "Draws by opening", "Draws by time control",
+                     "Clocks at the end"]:
         assert expected in headings, headings
     coverage = browser.find_element(By.ID, "coverage").text
     assert "Used in the rates" in coverage and "unsupported variant" in coverage
     heat = browser.find_element(By.ID, "table")
     assert len(heat.find_elements(By.TAG_NAME, "tr")) >= 5
+    scoring = browser.find_element(By.ID, "scoring").text
+    assert "by rule" not in scoring and "more material" in scoring
 
 
 def test_no_errors_no_scripts_no_network(browser):
