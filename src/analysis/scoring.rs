@@ -101,7 +101,7 @@ pub fn rule_name(rule: u8) -> &'static str {
     match rule {
         1 => "more material",
         2 => "equal material, more when pawns count double",
-        3 => "material equal either way, so Black",
+        3 => "material equal either way",
         _ => "unknown rule",
     }
 }

@@ -243,9 +243,18 @@ fn category_chart<'a, 'b>(
 
 /// Draws the legend of the series labelled so far, top right.
 fn legend_box<'a, 'b: 'a>(chart: &mut ShareChart<'a, 'b>) -> Result<()> {
+    legend_at(chart, SeriesLabelPosition::UpperRight)
+}
+
+/// Draws the legend at `position`: top left for charts by rating band,
+/// whose values mostly rise to the right.
+fn legend_at<'a, 'b: 'a>(
+    chart: &mut ShareChart<'a, 'b>,
+    position: SeriesLabelPosition,
+) -> Result<()> {
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
+        .position(position)
         .background_style(WHITE.mix(0.85))
         .border_style(RGBColor(0xbb, 0xbb, 0xbb))
         .label_font((FONT, 13))
@@ -685,7 +694,7 @@ pub fn lines_by_category(
                 }
             }
         }
-        legend_box(&mut chart)?;
+        legend_at(&mut chart, SeriesLabelPosition::UpperLeft)?;
         root.present().map_err(err)?;
     }
     Ok(accessible(svg, id, title, desc))
