@@ -4,8 +4,10 @@
 CARGO ?= cargo
 PYTHON ?= python3
 VENV ?= .venv
-REMIS_DEBUG = target/debug/remis
-REMIS_RELEASE = target/release/remis
+# Where cargo builds: target/, or CARGO_TARGET_DIR when it is set.
+BUILD_DIR := $(or $(CARGO_TARGET_DIR),target)
+REMIS_DEBUG = $(BUILD_DIR)/debug/remis
+REMIS_RELEASE = $(BUILD_DIR)/release/remis
 SHARED ?= ../shared/data
 SAMPLE_OUT = reports/sample
 SAMPLE_GAMES = 3,820
@@ -56,7 +58,7 @@ lint:
 
 # Classify every collection in ../shared/data (absent on a user's machine).
 validate: release setup
-	VENV=$(VENV) scripts/validate.sh $(SHARED)
+	REMIS=$(REMIS_RELEASE) VENV=$(VENV) scripts/validate.sh $(SHARED)
 
 # Speed and memory against the bare replay loop, pgn-extract and python-chess.
 bench: setup
@@ -69,7 +71,7 @@ bench-hostile: release
 # A local Ray cluster classifies the sample in 8 shards; its dataset must
 # equal a single run (docs/scale.md). Not part of make test: it installs Ray.
 scale-test: build setup
-	VENV=$(VENV) scripts/scale_test.sh
+	REMIS=$(REMIS_DEBUG) VENV=$(VENV) scripts/scale_test.sh
 
 # A long run of the reader's property tests (make test runs 1,000 cases).
 FUZZ_CASES ?= 200000

@@ -18,8 +18,10 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "target" / "bench"
-REMIS = ROOT / "target" / "release" / "remis"
-BARE = ROOT / "target" / "release" / "examples" / "bare_replay"
+# Where cargo builds: target/, or CARGO_TARGET_DIR when it is set.
+BUILD = pathlib.Path(os.environ.get("CARGO_TARGET_DIR") or ROOT / "target")
+REMIS = BUILD / "release" / "remis"
+BARE = BUILD / "release" / "examples" / "bare_replay"
 # Debian installs pgn-extract under /usr/games.
 PGN_EXTRACT = shutil.which("pgn-extract") or "/usr/games/pgn-extract"
 

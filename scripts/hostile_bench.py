@@ -15,7 +15,9 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "target" / "bench"
-REMIS = ROOT / "target" / "release" / "remis"
+# Where cargo builds: target/, or CARGO_TARGET_DIR when it is set.
+BUILD = pathlib.Path(os.environ.get("CARGO_TARGET_DIR") or ROOT / "target")
+REMIS = BUILD / "release" / "remis"
 
 GAME = b'[Event "ok"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n'
 
