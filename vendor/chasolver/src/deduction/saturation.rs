@@ -64,6 +64,29 @@ impl Analysis {
         }
     }
 
+    /// The squares always attacked by `color`'s pieces other than its king, in
+    /// the sense of [`Self::update_attacked_squares`].
+    fn attacked_without_king(&self, color: Color) -> BitBoard {
+        let mut all = EMPTY;
+        let pieces = self.board.color_combined(color) & !self.board.pieces(Piece::King);
+        for s in pieces & !self.capturable {
+            let piece = self.board.piece_on(s).unwrap();
+            let mut potential_obstacles = !self.clear;
+            if piece == Piece::Bishop {
+                potential_obstacles &= !(self.board.color_combined(color)
+                    & self.board.pieces(Piece::Bishop)
+                    & !self.reachable_by_non_bishop[color.to_index()]
+                    & !self.capturable);
+            }
+            let mut attacked = !EMPTY;
+            for t in self.reachable[s.to_index()] {
+                attacked &= get_piece_attacks(piece, color, t, potential_obstacles);
+            }
+            all |= attacked;
+        }
+        all
+    }
+
     /// Performs a fixpoint iteration to saturate the analysis state.
     ///
     /// This method iteratively expands the reachable squares for each piece
@@ -268,8 +291,18 @@ impl Analysis {
             // attacked or steady. The neighbors avoid a deadlock: relying on `reachable`
             // alone, this rule and its symmetric copy for the opponent's king could each
             // wait on the other's freedom being established first.
+            //
+            // remis: the neighbors are judged without this king's own attacks, which it
+            // takes along when it moves to `t` (`attacked_from_target` below accounts for
+            // them), and a neighbor holding one of our pieces stays open: the opponent
+            // king may capture it. Mid-saturation `attacked` and `steady` still hold the
+            // king's current square and every occupied square, so the published rule
+            // shut the white king in on g1 in 8/8/8/5p2/5p1p/5P1k/7P/6K1 w (Kf2 Kxh2
+            // frees the h-pawn) and called that position dead.
             let opp_region = self.reachable[opp_king.to_index()]
-                | (get_king_moves(opp_king) & !self.attacked[color.to_index()] & !self.steady);
+                | (get_king_moves(opp_king)
+                    & !self.attacked_without_king(color)
+                    & !(self.steady & opp));
 
             let diag_sliders = self.board.color_combined(color)
                 & (self.board.pieces(Piece::Bishop) | self.board.pieces(Piece::Queen));
