@@ -428,6 +428,12 @@ impl GameReplayer {
                 first = Event::first(first, Some(self.first_dead_ply(record.plies)));
             }
             record.dead = Some(dead);
+        } else if board.stalemate && !self.search.off {
+            // A stalemate is a dead position, and the position may have been
+            // dead before the stalemating move (K a8 shut in by a pawn on
+            // a7: every move stalemates). The earlier one ends the game; at
+            // the same ply the stalemate takes precedence.
+            first = Event::first(first, Some(self.first_dead_ply(record.plies)));
         }
         let termination = Termination::parse(
             record.text.get(Field::Termination),

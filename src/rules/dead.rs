@@ -122,7 +122,7 @@ pub fn can_mate(pos: &Chess, color: Color, options: &SearchOptions) -> Mate {
     }
 }
 
-/// Is `pos` dead (5.2.2)? A forced line (at most two replies, two plies
+/// Is `pos` dead (5.2.2)? A forced line (at most four replies, two plies
 /// deep) that always ends in bare material or stalemate is dead without the
 /// full search; the full search runs only on frozen pawn structures (or
 /// everywhere with `options.everywhere`); elsewhere the position is taken
@@ -138,7 +138,7 @@ pub fn deadness(pos: &Chess, legal_moves: usize, options: &SearchOptions) -> Dea
     {
         return Deadness::DeadBySearch;
     }
-    if !(options.everywhere || frozen_pawns(pos)) {
+    if !(options.everywhere || worth_searching_at(pos, legal_moves)) {
         return Deadness::Alive;
     }
     let white = can_mate(pos, Color::White, options);
@@ -165,7 +165,7 @@ pub fn can_mate_after_flag(
 ) -> Mate {
     let board = pos.board();
     let heavy_or_pawn = board.by_color(color) & (board.pawns() | board.rooks_and_queens());
-    if options.everywhere || heavy_or_pawn.is_empty() || frozen_pawns(pos) {
+    if options.everywhere || heavy_or_pawn.is_empty() || worth_searching_at(pos, legal_moves) {
         return can_mate(pos, color, options);
     }
     if legal_moves <= FORCED_REPLIES
@@ -179,7 +179,11 @@ pub fn can_mate_after_flag(
 }
 
 /// A position with at most this many legal moves starts a forced line.
-const FORCED_REPLIES: usize = 2;
+/// Four, not two: a check answered by three captures that all stalemate
+/// (Kxg5, Qxg5, fxg5 in Portisch–Lengyel, Malaga 1964), or a check whose
+/// four answers all stalemate (53...h4+ in lichess.org/hjwtU1Q6), is common
+/// enough in real endings, and the lines stay a few move generations.
+const FORCED_REPLIES: usize = 4;
 /// How many plies of a forced line are followed.
 const FORCED_PLIES: u32 = 2;
 
@@ -211,12 +215,33 @@ fn forced_line_ends(pos: &Chess, plies: u32, end: &dyn Fn(&Chess) -> bool) -> bo
 /// pawn structure that never opens. Without a frozen structure a pawn can
 /// advance and promote, or a capture can open the position.
 pub fn worth_searching(pos: &Chess) -> bool {
-    frozen_pawns(pos)
+    worth_searching_at(pos, pos.legal_moves().len())
 }
 
-/// Every pawn has a pawn directly in front of it, and no pawn capture
-/// (en passant included) is possible. A position without pawns has no
-/// frozen structure.
+/// [`worth_searching`] with the count of legal moves already known. A
+/// position whose few legal moves all lead into a frozen structure is
+/// searched too: Kh8, Black's only move in 4K1k1/6pP/6P1/8/8/8/8/8 b, shuts
+/// the h-pawn in for good (Zhu Chen–Danielian, Nalchik 2010).
+fn worth_searching_at(pos: &Chess, legal_moves: usize) -> bool {
+    if frozen_pawns(pos) {
+        return true;
+    }
+    legal_moves > 0
+        && legal_moves <= FORCED_REPLIES
+        && pos.legal_moves().iter().all(|&m| {
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            frozen_pawns(&next)
+        })
+}
+
+/// Every pawn has a pawn, or a king shut in for good, directly in front of
+/// it, and no pawn capture (en passant included) is possible; a pawn that
+/// gives check captures nothing. A position without pawns has no frozen
+/// structure. A king in front of a pawn usually steps aside later, and
+/// counting every such king would send most pawn endings to the full
+/// search; a king boxed in by pawns (K a8 behind its own b7 pawn, with a
+/// white pawn on a7 guarded from b6) never can.
 fn frozen_pawns(pos: &Chess) -> bool {
     let board = pos.board();
     let pawns = board.pawns();
@@ -225,19 +250,31 @@ fn frozen_pawns(pos: &Chess) -> bool {
     }
     let white = pawns & board.white();
     let black = pawns & board.black();
-    let white_free = shift_north(white) & !pawns;
-    let black_free = shift_south(black) & !pawns;
-    if white_free.any() || black_free.any() {
-        return false;
-    }
     let white_attacks = white.into_iter().fold(Bitboard::EMPTY, |a, sq| {
         a | shakmaty::attacks::pawn_attacks(Color::White, sq)
     });
     let black_attacks = black.into_iter().fold(Bitboard::EMPTY, |a, sq| {
         a | shakmaty::attacks::pawn_attacks(Color::Black, sq)
     });
-    (white_attacks & board.black()).is_empty()
-        && (black_attacks & board.white()).is_empty()
+    // A king whose every neighbouring square holds one of its own pawns or
+    // is attacked by an enemy pawn: only a pawn move could free it, and the
+    // pawns are frozen.
+    let boxed = |color: Color, own_pawns: Bitboard, enemy_attacks: Bitboard| {
+        board.king_of(color).filter(|&king| {
+            (shakmaty::attacks::king_attacks(king) & !own_pawns & !enemy_attacks).is_empty()
+        })
+    };
+    let mut blockers = pawns;
+    blockers.extend(boxed(Color::White, white, black_attacks));
+    blockers.extend(boxed(Color::Black, black, white_attacks));
+    let white_free = shift_north(white) & !blockers;
+    let black_free = shift_south(black) & !blockers;
+    if white_free.any() || black_free.any() {
+        return false;
+    }
+    let targets = !board.kings();
+    (white_attacks & board.black() & targets).is_empty()
+        && (black_attacks & board.white() & targets).is_empty()
         && pos.ep_square(EnPassantMode::Legal).is_none()
 }
 
@@ -323,6 +360,45 @@ mod tests {
     }
 
     #[test]
+    fn positions_the_filter_missed_on_real_games_are_dead() {
+        // Portisch–Lengyel, Malaga 1964, agreed drawn here: White must
+        // take the queen, and all three captures stalemate Black.
+        assert_eq!(
+            dead("7k/8/6QK/3p2q1/3P1P2/4P3/8/8 w - - 3 54"),
+            Deadness::DeadBySearch
+        );
+        // Alekhine–Rico, Gijon 1945: the a-pawn is blocked by Black's king,
+        // which can never leave a8; whatever White does ends in stalemate.
+        assert_eq!(
+            dead("k7/Pp1K4/1P6/8/8/8/8/8 w - - 1 59"),
+            Deadness::DeadBySearch
+        );
+        // McShane–Gelfand, London 2021: the same with the h-pawn.
+        assert_eq!(
+            dead("7k/6pP/6P1/6K1/8/8/8/8 w - - 1 57"),
+            Deadness::DeadBySearch
+        );
+        // Zhu Chen–Danielian, Nalchik 2010, one ply earlier: Kh8 is Black's
+        // only move and shuts the h-pawn in.
+        assert_eq!(
+            dead("4K1k1/6pP/6P1/8/8/8/8/8 b - - 0 123"),
+            Deadness::DeadBySearch
+        );
+        // lichess.org/hjwtU1Q6, two plies before the stalemate: 53...h4+ is
+        // Black's only move, and all four answers stalemate Black.
+        assert_eq!(
+            dead("8/5Q1R/8/6kp/8/6KP/6P1/8 b - - 4 53"),
+            Deadness::DeadBySearch
+        );
+        // Erigaisi–Carlsen, online 2021: a locked wall whose d5 pawn checks
+        // the white king; a check is not a capture that opens the wall.
+        assert_eq!(
+            dead("8/8/1p1k4/pP1p1p1p/P1KP1P1P/8/8/8 w - - 0 60"),
+            Deadness::DeadBySearch
+        );
+    }
+
+    #[test]
     fn walls_and_forced_captures_are_dead() {
         // Eight locked pawn pairs; the kings can never cross.
         let wall = "4k3/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/4K3 w - - 0 1";
@@ -362,6 +438,26 @@ mod tests {
         assert_eq!(dead("6Rk/8/5K2/8/8/8/8/8 b - - 0 1"), Deadness::Alive);
         // K+N v K+N.
         assert_eq!(dead("8/8/4k3/3n4/8/3K4/5N2/8 w - - 0 1"), Deadness::Alive);
+    }
+
+    #[test]
+    fn a_king_that_steps_aside_frees_the_pawns() {
+        // Najer–Malakhov, Krasnoyarsk 2007, before 63.Kh1 stalemate: 63.Kf2
+        // Kxh2 frees Black's h-pawn, so both sides can still mate. The
+        // published chasolver 3.0.0 proved the opposite (its stalemate filter
+        // kept White's king on g1); see vendor/chasolver/REMIS.md.
+        let pos = position("8/8/8/5p2/5p1p/5P1k/7P/6K1 w - - 0 63");
+        let everywhere = SearchOptions {
+            everywhere: true,
+            ..SearchOptions::default()
+        };
+        for color in Color::ALL {
+            assert_eq!(can_mate(&pos, color, &everywhere), Mate::Possible);
+        }
+        assert_eq!(
+            deadness(&pos, pos.legal_moves().len(), &everywhere),
+            Deadness::Alive
+        );
     }
 
     #[test]
