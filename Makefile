@@ -58,7 +58,9 @@ lint:
 
 # Classify every collection in ../shared/data (absent on a user's machine).
 validate: release setup
-	REMIS=$(REMIS_RELEASE) VENV=$(VENV) scripts/validate.sh $(SHARED)
+	$(CARGO) build --release --example dead_consistency
+	REMIS=$(REMIS_RELEASE) DEAD_CONSISTENCY=$(BUILD_DIR)/release/examples/dead_consistency \
+		VENV=$(VENV) scripts/validate.sh $(SHARED)
 
 # Speed and memory against the bare replay loop, pgn-extract and python-chess.
 bench: setup
