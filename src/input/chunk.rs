@@ -28,6 +28,12 @@ pub struct Chunk {
 /// How many bytes are read from a stream at a time.
 const READ_BYTES: usize = 256 * 1024;
 
+/// At most this many games go in one chunk. A chunk becomes a table frame
+/// of some 700 bytes a row before encoding, whatever the size of its games:
+/// a 1 MiB chunk of 30-byte games made 20 MB frames, and the frames in
+/// flight between the workers and the writer took 300 MiB.
+pub const MAX_CHUNK_GAMES: usize = 4096;
+
 /// Reads a stream and hands out chunks of whole games of about `target`
 /// bytes, in order, through `emit` (which returns false to stop). Every
 /// source gets at least one chunk, possibly without games, so that a
@@ -47,8 +53,8 @@ pub fn chunk_stream(
             Ok(0) => break None,
             Ok(n) => {
                 framer.feed(&block[..n]);
-                if framer.ready_bytes() >= target {
-                    let (data, games) = framer.take();
+                while framer.ready_bytes() >= target || framer.ready_games() >= MAX_CHUNK_GAMES {
+                    let (data, games) = framer.take_games(MAX_CHUNK_GAMES);
                     if !emit(data, games, false, None) {
                         return None;
                     }
@@ -59,6 +65,12 @@ pub fn chunk_stream(
         }
     };
     framer.finish();
+    while framer.ready_games() > MAX_CHUNK_GAMES {
+        let (data, games) = framer.take_games(MAX_CHUNK_GAMES);
+        if !emit(data, games, false, None) {
+            return None;
+        }
+    }
     let (data, games) = framer.take();
     emit(data, games, true, failure.as_ref());
     failure
@@ -95,5 +107,30 @@ mod tests {
         }
         assert_eq!(games, 20_000);
         assert_eq!(all, input.replace("\r\n", "\n").as_bytes());
+    }
+
+    #[test]
+    fn tiny_games_are_cut_by_count_as_well_as_by_bytes() {
+        let game = "[Event \"x\"]\n\n*\n\n";
+        let n = 3 * MAX_CHUNK_GAMES + 17;
+        let input = game.repeat(n);
+        let got = chunks(input.as_bytes(), 1 << 20);
+        assert!(got.len() >= 4, "{} chunks", got.len());
+        let mut all = Vec::new();
+        let mut games = 0;
+        for (data, spans) in &got {
+            assert!(
+                spans.len() <= MAX_CHUNK_GAMES,
+                "{} games in a chunk",
+                spans.len()
+            );
+            for span in spans {
+                assert!(data[span.start..span.end].starts_with(b"[Event"));
+            }
+            games += spans.len();
+            all.extend_from_slice(data);
+        }
+        assert_eq!(games, n);
+        assert_eq!(all, input.as_bytes());
     }
 }

@@ -239,9 +239,39 @@ impl Framer {
         self.game_start = self.buf.len();
     }
 
+    /// How many finished games are ready to be taken.
+    pub fn ready_games(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// Takes at most `max` finished games (at least one, when any is
+    /// ready) and their text; offsets start at 0. The games after them
+    /// stay, moved to the front.
+    pub fn take_games(&mut self, max: usize) -> (Vec<u8>, Vec<GameSpan>) {
+        if self.spans.len() <= max.max(1) {
+            return self.take();
+        }
+        let rest_spans = self.spans.split_off(max.max(1));
+        let (data, spans) = self.take_ready(self.ready_bytes());
+        let shift = data.len();
+        self.spans = rest_spans
+            .into_iter()
+            .map(|mut span| {
+                span.start -= shift;
+                span.end -= shift;
+                span
+            })
+            .collect();
+        (data, spans)
+    }
+
     /// Takes the finished games and their text; offsets start at 0.
     pub fn take(&mut self) -> (Vec<u8>, Vec<GameSpan>) {
-        let ready = self.ready_bytes();
+        self.take_ready(self.ready_bytes())
+    }
+
+    /// Takes the first `ready` bytes with the spans now in `self.spans`.
+    fn take_ready(&mut self, ready: usize) -> (Vec<u8>, Vec<GameSpan>) {
         let rest = self.buf[ready..].to_vec();
         let mut data = std::mem::replace(&mut self.buf, rest);
         data.truncate(ready);

@@ -255,7 +255,7 @@ impl TableBuilder {
     /// Hands the filled columns over as a frame, in the order of
     /// [`Column::ALL`], and starts afresh.
     pub fn take_frame(&mut self) -> PolarsResult<DataFrame> {
-        let full = std::mem::replace(self, TableBuilder::new(ROW_GROUP_ROWS));
+        let full = std::mem::replace(self, TableBuilder::new(0));
         let height = full.rows;
         let mut columns: Vec<polars::prelude::Column> = vec![
             full.source.finish().into_column(),
