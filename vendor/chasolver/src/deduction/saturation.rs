@@ -31,60 +31,52 @@ impl Analysis {
     pub(crate) fn update_attacked_squares(&mut self) {
         self.attacked = [EMPTY; NUM_COLORS];
         for s in *self.board.combined() & !self.capturable {
-            let piece = self.board.piece_on(s).unwrap();
             let color = self.board.color_on(s).unwrap();
-            let mut attacked = !EMPTY;
-            let mut potential_obstacles = !self.clear;
-
-            // Same-color bishops are transparent to each other: remove them from
-            // potential_obstacles so a bishop's attack ray is not blocked by a friendly
-            // bishop. This is safe for a same-color bishop on square b when
-            // both conditions hold:
-            //  1. No non-bishop of the same color can ever reach b
-            //     (`!reachable_by_non_bishop`), so b is never occupied by a non-transparent
-            //     friendly piece.
-            //  2. No opponent piece can ever reach b (`!self.capturable`). Since every
-            //     piece's origin square is always in its own `reachable` set, b ∉
-            //     capturable guarantees that no opponent has b in its reachable squares,
-            //     i.e. the opponent can never arrive at b, whether by capture or by
-            //     movement. Together these ensure b is only ever occupied by same-color
-            //     bishops, so treating it as transparent is sound.
-            if piece == Piece::Bishop {
-                potential_obstacles &= !(self.board.color_combined(color)
-                    & self.board.pieces(Piece::Bishop)
-                    & !self.reachable_by_non_bishop[color.to_index()]
-                    & !self.capturable);
-            }
-
-            for t in self.reachable[s.to_index()] {
-                attacked &= get_piece_attacks(piece, color, t, potential_obstacles);
-            }
-
-            self.attacked[color.to_index()] |= attacked;
+            self.attacked[color.to_index()] |= self.always_attacked_by(s);
         }
+    }
+
+    /// The squares the piece on `s` attacks from every square of its
+    /// `reachable` set (the piece may end up on any of them).
+    fn always_attacked_by(&self, s: Square) -> BitBoard {
+        let piece = self.board.piece_on(s).unwrap();
+        let color = self.board.color_on(s).unwrap();
+        let mut attacked = !EMPTY;
+        let mut potential_obstacles = !self.clear;
+
+        // Same-color bishops are transparent to each other: remove them from
+        // potential_obstacles so a bishop's attack ray is not blocked by a friendly
+        // bishop. This is safe for a same-color bishop on square b when
+        // both conditions hold:
+        //  1. No non-bishop of the same color can ever reach b
+        //     (`!reachable_by_non_bishop`), so b is never occupied by a non-transparent
+        //     friendly piece.
+        //  2. No opponent piece can ever reach b (`!self.capturable`). Since every
+        //     piece's origin square is always in its own `reachable` set, b ∉
+        //     capturable guarantees that no opponent has b in its reachable squares,
+        //     i.e. the opponent can never arrive at b, whether by capture or by
+        //     movement. Together these ensure b is only ever occupied by same-color
+        //     bishops, so treating it as transparent is sound.
+        if piece == Piece::Bishop {
+            potential_obstacles &= !(self.board.color_combined(color)
+                & self.board.pieces(Piece::Bishop)
+                & !self.reachable_by_non_bishop[color.to_index()]
+                & !self.capturable);
+        }
+
+        for t in self.reachable[s.to_index()] {
+            attacked &= get_piece_attacks(piece, color, t, potential_obstacles);
+        }
+        attacked
     }
 
     /// The squares always attacked by `color`'s pieces other than its king, in
     /// the sense of [`Self::update_attacked_squares`].
     fn attacked_without_king(&self, color: Color) -> BitBoard {
-        let mut all = EMPTY;
         let pieces = self.board.color_combined(color) & !self.board.pieces(Piece::King);
-        for s in pieces & !self.capturable {
-            let piece = self.board.piece_on(s).unwrap();
-            let mut potential_obstacles = !self.clear;
-            if piece == Piece::Bishop {
-                potential_obstacles &= !(self.board.color_combined(color)
-                    & self.board.pieces(Piece::Bishop)
-                    & !self.reachable_by_non_bishop[color.to_index()]
-                    & !self.capturable);
-            }
-            let mut attacked = !EMPTY;
-            for t in self.reachable[s.to_index()] {
-                attacked &= get_piece_attacks(piece, color, t, potential_obstacles);
-            }
-            all |= attacked;
-        }
-        all
+        (pieces & !self.capturable)
+            .into_iter()
+            .fold(EMPTY, |all, s| all | self.always_attacked_by(s))
     }
 
     /// Performs a fixpoint iteration to saturate the analysis state.
