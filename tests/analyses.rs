@@ -2,11 +2,14 @@
 //! score, rating gap, openings, time classes, clocks) checked against an
 //! independent polars computation on a hand-built table.
 
-use std::{fs::File, path::Path, process::Command};
+use std::{fs::File, path::Path};
 
 use polars::lazy::dsl::min_horizontal;
 use polars::prelude::*;
 use remis::schema::Column as C;
+
+mod common;
+use common::{remis, scratch, succeeded};
 
 /// A small deterministic generator (the tests must not depend on luck).
 struct Lcg(u64);
@@ -129,7 +132,7 @@ fn hand_built_table(path: &Path) -> DataFrame {
 }
 
 fn stats(table: &Path, view: &str) -> serde_json::Value {
-    let output = Command::new(env!("CARGO_BIN_EXE_remis"))
+    let output = remis()
         .args([
             "stats",
             table.to_str().unwrap(),
@@ -141,18 +144,11 @@ fn stats(table: &Path, view: &str) -> serde_json::Value {
         ])
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap()
+    serde_json::from_slice(&succeeded(output).stdout).unwrap()
 }
 
 fn table(name: &str) -> (std::path::PathBuf, DataFrame) {
-    let dir = std::env::temp_dir().join(format!("remis-analyses-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("games.parquet");
+    let path = scratch(name).join("games.parquet");
     let df = hand_built_table(&path);
     (path, df)
 }

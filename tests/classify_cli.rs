@@ -6,21 +6,13 @@ use std::{
     fs::File,
     io::Write,
     path::{Path, PathBuf},
-    process::{Command, Output, Stdio},
+    process::{Output, Stdio},
 };
 
 use polars::prelude::*;
 
-fn remis() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_remis"))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("remis-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+mod common;
+use common::{read_table, remis, scratch, strings, succeeded};
 
 fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
@@ -61,22 +53,6 @@ fn classify_expecting(args: &[&str], out: &Path, status: i32) -> (Output, DataFr
         String::from_utf8_lossy(&output.stderr)
     );
     (output, read_table(&out.join("games.parquet")))
-}
-
-fn read_table(path: &Path) -> DataFrame {
-    ParquetReader::new(File::open(path).unwrap())
-        .finish()
-        .unwrap()
-}
-
-fn strings(df: &DataFrame, column: &str) -> Vec<Option<String>> {
-    df.column(column)
-        .unwrap()
-        .str()
-        .unwrap()
-        .iter()
-        .map(|s| s.map(str::to_string))
-        .collect()
 }
 
 fn last_ends_with(sources: &[Option<String>], suffix: &str) -> bool {
@@ -486,12 +462,7 @@ fn sofia_study_compares_rule_events_with_controls() {
         .arg(dir.join("out"))
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let study: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let study: serde_json::Value = serde_json::from_slice(&succeeded(output).stdout).unwrap();
     // Independently: the games and draws of each group, from the table.
     let events = strings(&table, "event");
     let results = strings(&table, "result");

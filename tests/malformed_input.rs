@@ -6,23 +6,15 @@
 use std::{
     fs::File,
     io::Write,
-    path::{Path, PathBuf},
+    path::Path,
     process::{Command, Output, Stdio},
     time::{Duration, Instant},
 };
 
 use polars::prelude::*;
 
-fn remis() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_remis"))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("remis-bad-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+mod common;
+use common::{read_table, remis, scratch, strings as column};
 
 /// `n` short legal games named g0, g1, …
 fn games(n: usize) -> String {
@@ -59,22 +51,6 @@ fn classify_file(dir: &Path, name: &str, bytes: &[u8], extra: &[&str]) -> (Outpu
     let table = out.join("games.parquet");
     assert!(table.exists(), "no table: {}", stderr(&output));
     (output, read_table(&table))
-}
-
-fn read_table(path: &Path) -> DataFrame {
-    ParquetReader::new(File::open(path).unwrap())
-        .finish()
-        .unwrap()
-}
-
-fn column(df: &DataFrame, name: &str) -> Vec<Option<String>> {
-    df.column(name)
-        .unwrap()
-        .str()
-        .unwrap()
-        .iter()
-        .map(|s| s.map(str::to_string))
-        .collect()
 }
 
 #[test]

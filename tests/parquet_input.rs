@@ -3,20 +3,12 @@
 //! give the same endings as on the PGN they came from, one row per input
 //! row, with clear errors for files that are not in that layout.
 
-use std::{fs::File, path::Path, process::Command};
+use std::{fs::File, path::Path};
 
 use polars::prelude::*;
 
-fn remis() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_remis"))
-}
-
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("remis-pq-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+mod common;
+use common::{read_table, remis, scratch, strings as column, succeeded};
 
 /// The tags and movetext of each game of a PGN text, split the simple way.
 fn games(pgn: &str) -> Vec<(Vec<(String, String)>, String)> {
@@ -96,26 +88,8 @@ fn classify(input: &Path, out: &Path) -> DataFrame {
         ])
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    ParquetReader::new(File::open(out.join("games.parquet")).unwrap())
-        .finish()
-        .unwrap()
-}
-
-fn column(df: &DataFrame, name: &str) -> Vec<Option<String>> {
-    df.column(name)
-        .unwrap()
-        .cast(&DataType::String)
-        .unwrap()
-        .str()
-        .unwrap()
-        .iter()
-        .map(|s| s.map(str::to_string))
-        .collect()
+    succeeded(output);
+    read_table(&out.join("games.parquet"))
 }
 
 #[test]
@@ -247,12 +221,7 @@ fn shards_per_input_read_back_as_one_dataset() {
         std::fs::write(inputs.join(format!("part{i}.pgn")), text(part)).unwrap();
     }
     let run = |args: &[&str]| {
-        let output = remis().args(args).output().unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        let output = succeeded(remis().args(args).output().unwrap());
         String::from_utf8(output.stdout).unwrap()
     };
     let shards = dir.join("dataset");
