@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use super::filters::FilterArgs;
 use remis::analysis::rule_study::{self, Measure};
 use remis::analysis::table as query;
-use remis::render::text::Format;
+use remis::render::text::{self, Format};
 use remis::rules::DrawType;
 use remis::study::{Proportion, events::EventCatalogue};
 
@@ -36,21 +36,6 @@ pub fn catalogue(path: Option<&PathBuf>) -> Result<EventCatalogue> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     EventCatalogue::from_toml(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
-}
-
-fn effect_text(e: Option<&rule_study::Effect>) -> String {
-    match e {
-        None => "–".into(),
-        Some(e) => match e.interval {
-            Some((lo, hi)) => format!(
-                "{:+.1} ({:+.1} to {:+.1})",
-                e.estimate * 100.0,
-                lo * 100.0,
-                hi * 100.0
-            ),
-            None => format!("{:+.1} (one edition: no interval)", e.estimate * 100.0),
-        },
-    }
 }
 
 fn effect_json(e: Option<&rule_study::Effect>) -> serde_json::Value {
@@ -169,8 +154,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             out,
             "  {:<24} raw {:<28} strength-adjusted {}",
             m.label(limits),
-            effect_text(raw.as_ref()),
-            effect_text(adjusted.as_ref())
+            text::effect(raw.as_ref()),
+            text::effect(adjusted.as_ref())
         )?;
     }
     if study.changes.is_empty() {
@@ -207,8 +192,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 out,
                 "  difference in differences, {:<24} raw {:<28} strength-adjusted {}",
                 m.label(limits),
-                effect_text(Some(raw)),
-                effect_text(adjusted.as_ref())
+                text::effect(Some(raw)),
+                text::effect(adjusted.as_ref())
             )?;
         }
     }

@@ -320,6 +320,21 @@ fn draw_type_table(h: &mut String, stats: &DrawStats, scheme: &BandScheme) {
 }
 
 /// Background colour for a draw rate: white at 0%, deep blue at 80%+.
+/// A heatmap cell: the rate over its count, coloured by the rate, with the
+/// interval as a tooltip.
+pub(crate) fn heat_cell(h: &mut String, p: &Proportion) {
+    let rate = p.rate().unwrap_or(0.0);
+    let color = if rate > 0.45 { "#fff" } else { "inherit" };
+    let _ = write!(
+        h,
+        "<td style=\"background:{};color:{color}\" title=\"95% interval {}\">{}<br>n={}</td>",
+        heat(rate),
+        interval(p),
+        pct(p.rate()),
+        p.n
+    );
+}
+
 pub(crate) fn heat(rate: f64) -> String {
     let t = (rate / 0.8).clamp(0.0, 1.0);
     let mix = |a: f64, b: f64| (a + (b - a) * t).round() as u8;
@@ -362,18 +377,7 @@ fn heatmap(h: &mut String, stats: &DrawStats, scheme: &BandScheme) {
                         p.n
                     );
                 }
-                Some(p) => {
-                    let rate = p.rate().unwrap_or(0.0);
-                    let color = if rate > 0.45 { "#fff" } else { "inherit" };
-                    let _ = write!(
-                        h,
-                        "<td style=\"background:{};color:{color}\" title=\"95% interval {}\">{}<br>n={}</td>",
-                        heat(rate),
-                        interval(p),
-                        pct(p.rate()),
-                        p.n
-                    );
-                }
+                Some(p) => heat_cell(h, p),
             }
         }
         let all = stats.by_band[&band];

@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use super::charts::{self, Line};
 use super::escape;
-use super::html::{heat, interval, pct, thousands};
+use super::html::{heat_cell, interval, pct, thousands};
 use crate::analysis::draws::MIN_CELL_GAMES;
 use crate::analysis::games::{
     self, Clocks, Openings, RatingGap, RatingSystem, TimeClasses, clock_label, gap_label,
@@ -199,18 +199,7 @@ pub fn rating_gap(h: &mut String, gap: &RatingGap, scheme: &BandScheme) {
                 Some(p) if p.n < MIN_CELL_GAMES => {
                     let _ = write!(h, "<td class=\"small\">{}<br>n={}</td>", pct(p.rate()), p.n);
                 }
-                Some(p) => {
-                    let rate = p.rate().unwrap_or(0.0);
-                    let color = if rate > 0.45 { "#fff" } else { "inherit" };
-                    let _ = write!(
-                        h,
-                        "<td style=\"background:{};color:{color}\" title=\"95% interval {}\">{}<br>n={}</td>",
-                        heat(rate),
-                        interval(p),
-                        pct(p.rate()),
-                        p.n
-                    );
-                }
+                Some(p) => heat_cell(h, p),
             }
         }
         h.push_str("</tr>\n");
@@ -405,21 +394,10 @@ data may be a player collection rather than complete events: then only the games
 present (see the coverage of each edition), which favours strong boards in team and Swiss events.";
 
 fn effect_cell(e: Option<&crate::analysis::rule_study::Effect>) -> String {
-    match e {
-        None => "–".into(),
-        Some(e) => match e.interval {
-            Some((lo, hi)) => format!(
-                "{:+.1} <small>({:+.1} to {:+.1})</small>",
-                e.estimate * 100.0,
-                lo * 100.0,
-                hi * 100.0
-            ),
-            None => format!(
-                "{:+.1} <small>(one edition: no interval)</small>",
-                e.estimate * 100.0
-            ),
-        },
-    }
+    super::text::effect_parts(e).map_or_else(
+        || "–".into(),
+        |(estimate, interval)| format!("{estimate} <small>{interval}</small>"),
+    )
 }
 
 /// Games and shares by regime, with the draw types among draws.

@@ -161,6 +161,25 @@ pub fn winners(players: &[String]) -> String {
     }
 }
 
+/// An effect in percentage points, and its interval in words:
+/// ("+1.2", "(−0.3 to +2.5)"). `None` when there is no estimate.
+pub fn effect_parts(e: Option<&crate::analysis::rule_study::Effect>) -> Option<(String, String)> {
+    let e = e?;
+    let interval = match e.interval {
+        Some((lo, hi)) => format!("({:+.1} to {:+.1})", lo * 100.0, hi * 100.0),
+        None => "(one edition: no interval)".into(),
+    };
+    Some((format!("{:+.1}", e.estimate * 100.0), interval))
+}
+
+/// An effect and its interval on one line, "–" without an estimate.
+pub fn effect(e: Option<&crate::analysis::rule_study::Effect>) -> String {
+    effect_parts(e).map_or_else(
+        || "–".into(),
+        |(estimate, interval)| format!("{estimate} {interval}"),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
