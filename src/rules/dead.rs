@@ -11,7 +11,7 @@
 //! stops it first, the answer is [`Mate::Unknown`], never "cannot".
 //!
 //! The search costs tens of microseconds, more than replaying a game, so it
-//! runs only where it can matter. [`worth_searching`] is the filter; its
+//! runs only where it can matter. `worth_searching` is the filter; its
 //! rationale and its limits are in `docs/rules.md`.
 
 use chess::{BoardBuilder, CastleRights, File as ChessFile, Piece};
@@ -138,7 +138,7 @@ pub fn deadness(pos: &Chess, legal_moves: usize, options: &SearchOptions) -> Dea
     {
         return Deadness::DeadBySearch;
     }
-    if !(options.everywhere || worth_searching_at(pos, legal_moves)) {
+    if !(options.everywhere || worth_searching(pos, legal_moves)) {
         return Deadness::Alive;
     }
     let white = can_mate(pos, Color::White, options);
@@ -165,7 +165,7 @@ pub fn can_mate_after_flag(
 ) -> Mate {
     let board = pos.board();
     let heavy_or_pawn = board.by_color(color) & (board.pawns() | board.rooks_and_queens());
-    if options.everywhere || heavy_or_pawn.is_empty() || worth_searching_at(pos, legal_moves) {
+    if options.everywhere || heavy_or_pawn.is_empty() || worth_searching(pos, legal_moves) {
         return can_mate(pos, color, options);
     }
     if legal_moves <= FORCED_REPLIES
@@ -213,16 +213,11 @@ fn forced_line_ends(pos: &Chess, plies: u32, end: &dyn Fn(&Chess) -> bool) -> bo
 /// The filter for the full search: positions that can be dead although
 /// neither side lacks material and no short forced line settles them need a
 /// pawn structure that never opens. Without a frozen structure a pawn can
-/// advance and promote, or a capture can open the position.
-pub fn worth_searching(pos: &Chess) -> bool {
-    worth_searching_at(pos, pos.legal_moves().len())
-}
-
-/// [`worth_searching`] with the count of legal moves already known. A
-/// position whose few legal moves all lead into a frozen structure is
-/// searched too: Kh8, Black's only move in 4K1k1/6pP/6P1/8/8/8/8/8 b, shuts
-/// the h-pawn in for good (Zhu Chen–Danielian, Nalchik 2010).
-fn worth_searching_at(pos: &Chess, legal_moves: usize) -> bool {
+/// advance and promote, or a capture can open the position. A position
+/// whose few legal moves all lead into a frozen structure is searched too:
+/// Kh8, Black's only move in 4K1k1/6pP/6P1/8/8/8/8/8 b, shuts the h-pawn in
+/// for good (Zhu Chen–Danielian, Nalchik 2010).
+fn worth_searching(pos: &Chess, legal_moves: usize) -> bool {
     if frozen_pawns(pos) {
         return true;
     }

@@ -12,9 +12,7 @@ mod history;
 mod plus_remise;
 mod record;
 
-pub use dead::{
-    Deadness, Mate, SearchOptions, can_mate, can_mate_after_flag, deadness, worth_searching,
-};
+pub use dead::{Deadness, Mate, SearchOptions, can_mate, can_mate_after_flag, deadness};
 pub use ending::{DrawType, Ending};
 pub use facts::BoardFacts;
 pub use history::{PositionHistory, position_hash};
