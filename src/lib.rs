@@ -1,6 +1,7 @@
 //! remis: how were chess games drawn? The library behind the `remis`
 //! command, laid out as its pipeline:
 //!
+//! - [`fnv`]: the one small hash, a leaf;
 //! - [`input`]: files, folders, stdin, compression, chunks of whole games;
 //! - [`rules`]: the FIDE Laws as pure functions (a leaf: it knows only
 //!   shakmaty);
@@ -12,6 +13,7 @@
 //! - [`render`]: HTML report sections and charts.
 
 pub mod analysis;
+pub mod fnv;
 pub mod generate;
 pub mod input;
 pub mod pipeline;

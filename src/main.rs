@@ -28,6 +28,8 @@ enum Command {
     Sofia(cmd::sofia::Args),
     /// Print results as text, CSV or JSON: draw rates, outcomes, rating gap, openings, time classes, clocks, audit.
     Stats(cmd::stats::Args),
+    /// Write each table's summary file for the filters given, so that reading commands need not read its rows.
+    Summarize(cmd::summarize::Args),
     /// Write seeded synthetic games (random legal moves) for tests and benchmarks.
     Generate(cmd::generate::Args),
 }
@@ -41,6 +43,7 @@ fn main() -> std::process::ExitCode {
         Command::Stats(args) => cmd::stats::run(args),
         Command::Sofia(args) => cmd::sofia::run(args),
         Command::Scoring(args) => cmd::scoring::run(args),
+        Command::Summarize(args) => cmd::summarize::run(args),
     };
     match result {
         Ok(code) => code,

@@ -113,10 +113,11 @@ pub enum Column {
     UtcDate,
     EventDate,
     Error,
+    Platform,
 }
 
 impl Column {
-    pub const ALL: [Column; 62] = [
+    pub const ALL: [Column; 63] = [
         Column::Source,
         Column::GameNo,
         Column::Event,
@@ -179,6 +180,7 @@ impl Column {
         Column::UtcDate,
         Column::EventDate,
         Column::Error,
+        Column::Platform,
     ];
 
     pub const fn name(self) -> &'static str {
@@ -245,6 +247,7 @@ impl Column {
             Column::UtcDate => "utc_date",
             Column::EventDate => "event_date",
             Column::Error => "error",
+            Column::Platform => "platform",
         }
     }
 
@@ -312,6 +315,7 @@ impl Column {
             Column::UtcDate => ColumnType::String,
             Column::EventDate => ColumnType::String,
             Column::Error => ColumnType::String,
+            Column::Platform => ColumnType::String,
         }
     }
 

@@ -6,7 +6,8 @@
 use anyhow::Result;
 use polars::prelude::*;
 
-use super::table::USED;
+use super::summary::Merge;
+use super::table::ROW;
 use crate::rules::Mismatch;
 use crate::rules::{Deadness, Ending, Mate};
 use crate::schema::Column;
@@ -15,7 +16,7 @@ use crate::schema::Column;
 pub const EXAMPLES: usize = 5;
 
 /// One game shown as an example.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Example {
     pub white: Option<String>,
     pub black: Option<String>,
@@ -30,18 +31,18 @@ pub struct Example {
 }
 
 /// Count and examples of one kind of contradiction.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Finding {
     pub games: u64,
     pub examples: Vec<Example>,
 }
 
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Audit {
     /// Games looked at: those the report uses.
     pub games: u64,
     /// One entry per kind of mismatch, in `Mismatch::ALL` order.
-    #[serde(serialize_with = "by_reason")]
+    #[serde(serialize_with = "by_reason", deserialize_with = "from_reasons")]
     pub mismatches: Vec<(Mismatch, Finding)>,
     /// Games with moves played after a dead position (5.2.2).
     pub past_dead_position: Finding,
@@ -61,6 +62,66 @@ fn by_reason<S: serde::Serializer>(
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     serializer.collect_map(mismatches.iter().map(|(m, f)| (m.as_str(), f)))
+}
+
+/// Mismatches from a map keyed by `mismatch_reason` values, in
+/// `Mismatch::ALL` order; a kind not in the map has no games.
+fn from_reasons<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<(Mismatch, Finding)>, D::Error> {
+    use serde::Deserialize;
+    let mut map: std::collections::BTreeMap<String, Finding> =
+        std::collections::BTreeMap::deserialize(deserializer)?;
+    if let Some(unknown) = map.keys().find(|k| Mismatch::from_name(k).is_none()) {
+        return Err(serde::de::Error::custom(format!(
+            "unknown mismatch reason \"{unknown}\""
+        )));
+    }
+    Ok(Mismatch::ALL
+        .into_iter()
+        .map(|m| (m, map.remove(m.as_str()).unwrap_or_default()))
+        .collect())
+}
+
+impl Default for Audit {
+    fn default() -> Self {
+        Audit {
+            games: 0,
+            mismatches: Mismatch::ALL
+                .into_iter()
+                .map(|m| (m, Finding::default()))
+                .collect(),
+            past_dead_position: Finding::default(),
+            dead_final: 0,
+            dead_mid_game: 0,
+            dead_by_search: 0,
+            search_unknown: 0,
+        }
+    }
+}
+
+impl Merge for Finding {
+    /// Counts add up; the examples are the first of all parts, in order.
+    fn absorb(&mut self, other: Finding) {
+        self.games += other.games;
+        self.examples.extend(other.examples);
+        self.examples.truncate(EXAMPLES);
+    }
+}
+
+impl Merge for Audit {
+    fn absorb(&mut self, other: Audit) {
+        self.games += other.games;
+        for ((a, mine), (b, theirs)) in self.mismatches.iter_mut().zip(other.mismatches) {
+            debug_assert_eq!(*a, b);
+            mine.absorb(theirs);
+        }
+        self.past_dead_position.absorb(other.past_dead_position);
+        self.dead_final += other.dead_final;
+        self.dead_mid_game += other.dead_mid_game;
+        self.dead_by_search += other.dead_by_search;
+        self.search_unknown += other.search_unknown;
+    }
 }
 
 impl Audit {
@@ -104,92 +165,110 @@ fn examples(frame: &DataFrame) -> PolarsResult<Vec<Example>> {
         .collect())
 }
 
-fn finding(rows: LazyFrame) -> PolarsResult<Finding> {
-    let games = rows.clone().select([len().alias("n")]).collect()?;
-    let games = games.column("n")?.get(0)?.extract::<u64>().unwrap_or(0);
-    let shown = rows
-        .select([
-            Column::White.col(),
-            Column::Black.col(),
-            Column::Event.col(),
-            Column::Date.col(),
-            Column::Result.col(),
-            Column::Site.col(),
-            Column::Source.col(),
-            Column::GameNo.col(),
-            Column::FinalFen.col(),
-        ])
-        .limit(EXAMPLES as IdxSize)
-        .collect()?;
-    Ok(Finding {
-        games,
-        examples: examples(&shown)?,
-    })
-}
-
-/// The audit of the games a report uses (`prepared`, from
-/// [`super::table::prepare`]).
-pub fn audit(prepared: LazyFrame) -> Result<Audit> {
-    let used = prepared.filter(col("reason").eq(lit(USED)));
-    let dead_ending = Column::Ending
+fn dead_ending() -> Expr {
+    Column::Ending
         .col()
         .eq(lit(Ending::DeadPosition.as_str()))
         .or(Column::Ending
             .col()
-            .eq(lit(Ending::InsufficientMaterial.as_str())));
-    let counts = used
-        .clone()
-        .select([
-            len().alias("games"),
-            Column::FinalPositionDeadness
+            .eq(lit(Ending::InsufficientMaterial.as_str())))
+}
+
+/// Moves were played after the game had ended in a dead position.
+fn past_dead_position() -> Expr {
+    dead_ending().and(Column::AutomaticDrawPly.col().lt(Column::Plies.col()))
+}
+
+/// The first games of each kind of contradiction, in table order, and
+/// then of the games that went on past a dead position.
+pub fn example_queries(used: LazyFrame) -> Vec<LazyFrame> {
+    Mismatch::ALL
+        .into_iter()
+        .map(|m| Column::MismatchReason.col().eq(lit(m.as_str())))
+        .chain(std::iter::once(past_dead_position()))
+        .map(|rows| {
+            used.clone()
+                .filter(rows)
+                .select([
+                    Column::White.col(),
+                    Column::Black.col(),
+                    Column::Event.col(),
+                    Column::Date.col(),
+                    Column::Result.col(),
+                    Column::Site.col(),
+                    Column::Source.col(),
+                    Column::GameNo.col(),
+                    Column::FinalFen.col(),
+                    col(ROW),
+                ])
+                .sort([ROW], SortMultipleOptions::default())
+                .limit(EXAMPLES as IdxSize)
+        })
+        .collect()
+}
+
+/// The audit's counts over the used rows: one row of sums.
+pub fn counts_query(used: LazyFrame) -> LazyFrame {
+    let deadness = || Column::FinalPositionDeadness.col();
+    let mut sums = vec![
+        len().alias("games"),
+        deadness()
+            .eq(lit(Deadness::InsufficientMaterial.as_str()))
+            .or(deadness().eq(lit(Deadness::DeadBySearch.as_str())))
+            .sum()
+            .alias("dead_final"),
+        deadness()
+            .eq(lit(Deadness::DeadBySearch.as_str()))
+            .sum()
+            .alias("dead_by_search"),
+        past_dead_position().sum().alias("dead_mid_game"),
+        deadness()
+            .eq(lit(Deadness::Unknown.as_str()))
+            .or(Column::FlagOpponentCanMate
                 .col()
-                .eq(lit(Deadness::InsufficientMaterial.as_str()))
-                .or(Column::FinalPositionDeadness
-                    .col()
-                    .eq(lit(Deadness::DeadBySearch.as_str())))
-                .sum()
-                .alias("dead_final"),
-            Column::FinalPositionDeadness
-                .col()
-                .eq(lit(Deadness::DeadBySearch.as_str()))
-                .sum()
-                .alias("dead_by_search"),
-            dead_ending
-                .clone()
-                .and(Column::AutomaticDrawPly.col().lt(Column::Plies.col()))
-                .sum()
-                .alias("dead_mid_game"),
-            Column::FinalPositionDeadness
-                .col()
-                .eq(lit(Deadness::Unknown.as_str()))
-                .or(Column::FlagOpponentCanMate
-                    .col()
-                    .eq(lit(Mate::Unknown.as_str())))
-                .sum()
-                .alias("search_unknown"),
-        ])
-        .collect()?;
+                .eq(lit(Mate::Unknown.as_str())))
+            .sum()
+            .alias("search_unknown"),
+    ];
+    sums.extend(Mismatch::ALL.into_iter().map(|m| {
+        Column::MismatchReason
+            .col()
+            .eq(lit(m.as_str()))
+            .sum()
+            .alias(m.as_str())
+    }));
+    used.select(sums)
+}
+
+/// The audit from its counts and its example frames (in the order of
+/// [`example_queries`]).
+pub fn audit_from(counts: &DataFrame, examples_of: &[&DataFrame]) -> Result<Audit> {
     let count = |name: &str| -> Result<u64> {
         Ok(counts.column(name)?.get(0)?.extract::<u64>().unwrap_or(0))
     };
-    let mismatches = Mismatch::ALL
-        .into_iter()
-        .map(|m| {
-            let rows = used
-                .clone()
-                .filter(Column::MismatchReason.col().eq(lit(m.as_str())));
-            Ok((m, finding(rows)?))
-        })
-        .collect::<Result<Vec<_>>>()?;
-    let past_dead_position = finding(
-        used.filter(dead_ending.and(Column::AutomaticDrawPly.col().lt(Column::Plies.col()))),
-    )?;
+    let mut mismatches = Vec::with_capacity(Mismatch::ALL.len());
+    for (m, frame) in Mismatch::ALL.into_iter().zip(examples_of) {
+        mismatches.push((
+            m,
+            Finding {
+                games: count(m.as_str())?,
+                examples: examples(frame)?,
+            },
+        ));
+    }
+    let past = examples_of
+        .get(Mismatch::ALL.len())
+        .ok_or_else(|| anyhow::anyhow!("the audit's examples are missing"))?;
+    let dead_mid_game = count("dead_mid_game")?;
     Ok(Audit {
         games: count("games")?,
         mismatches,
-        past_dead_position,
+        past_dead_position: Finding {
+            games: dead_mid_game,
+            examples: examples(past)?,
+        },
         dead_final: count("dead_final")?,
-        dead_mid_game: count("dead_mid_game")?,
+        dead_mid_game,
         dead_by_search: count("dead_by_search")?,
         search_unknown: count("search_unknown")?,
     })

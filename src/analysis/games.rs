@@ -8,14 +8,12 @@ use std::collections::BTreeMap;
 use anyhow::Result;
 use polars::prelude::*;
 
-use super::table::{BAND, EFFECTIVE_TIME_CLASS, IS_DRAW, REASON, USED, band_of_row};
+use super::summary::{Merge, pairs};
+use super::table::{BAND, EFFECTIVE_TIME_CLASS, IS_DRAW, band_of_row};
+use crate::replay::Platform;
 use crate::rules::{DrawType, Ending};
 use crate::schema::Column;
 use crate::study::{Band, BandScheme, Proportion};
-
-fn used(prepared: LazyFrame) -> LazyFrame {
-    prepared.filter(col(REASON).eq(lit(USED)))
-}
 
 /// Draws among games, as a proportion, from a frame with `games` and
 /// `draws` columns.
@@ -36,6 +34,16 @@ fn games_and_draws() -> [Expr; 2] {
     ]
 }
 
+/// The number of edges at or below a value, as an expression: the bin
+/// index of `value` among bins that start at the edges.
+fn bin_expr<T: Copy + Literal>(value: Expr, edges: &[T]) -> Expr {
+    edges
+        .iter()
+        .map(|&e| value.clone().gt_eq(lit(e)).cast(DataType::Int32))
+        .reduce(|a, b| a + b)
+        .unwrap_or(lit(0i32))
+}
+
 // ---------------------------------------------------------------------------
 // Rating gap.
 
@@ -43,22 +51,25 @@ fn games_and_draws() -> [Expr; 2] {
 /// open.
 pub const GAP_EDGES: [u16; 6] = [50, 100, 150, 200, 300, 400];
 
-/// Which rating system the ratings are on, as far as the `Site` tag tells.
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, serde::Serialize)]
+/// Which rating system the ratings are on, as far as the `platform`
+/// column (from the `Site` tag) tells.
+#[derive(
+    Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, serde::Serialize, serde::Deserialize,
+)]
 pub enum RatingSystem {
     /// lichess.org: Glicko-2, not FIDE Elo.
     LichessGlicko2,
     /// chess.com: Glicko, not FIDE Elo.
     ChessComGlicko,
-    /// Over-the-board databases: FIDE (or national) Elo.
+    /// Over-the-board databases and other sites: FIDE (or national) Elo.
     Elo,
 }
 
 impl RatingSystem {
-    pub fn of_site(site: Option<&str>) -> RatingSystem {
-        match site {
-            Some(s) if s.contains("lichess.org") => RatingSystem::LichessGlicko2,
-            Some(s) if s.contains("chess.com") => RatingSystem::ChessComGlicko,
+    pub fn of_platform(platform: Option<Platform>) -> RatingSystem {
+        match platform {
+            Some(Platform::Lichess) => RatingSystem::LichessGlicko2,
+            Some(Platform::ChessCom) => RatingSystem::ChessComGlicko,
             _ => RatingSystem::Elo,
         }
     }
@@ -72,17 +83,22 @@ impl RatingSystem {
     }
 }
 
-/// Games whose `Site` tag is read to tell the rating system.
-pub const RATING_SYSTEM_SAMPLE: u32 = 10_000;
-
 /// Draw rate by mean rating (the report's bands) and rating gap.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RatingGap {
     /// (band of the mean rating, gap bin index) → draws among games.
+    #[serde(with = "pairs")]
     pub cells: BTreeMap<(Band, usize), Proportion>,
-    /// Rated games by rating system, from the `Site` tags of at most
-    /// [`RATING_SYSTEM_SAMPLE`] of them.
+    /// Rated games by rating system, over all of them.
+    #[serde(with = "pairs")]
     pub systems: BTreeMap<RatingSystem, u64>,
+}
+
+impl Merge for RatingGap {
+    fn absorb(&mut self, other: RatingGap) {
+        self.cells.absorb(other.cells);
+        self.systems.absorb(other.systems);
+    }
 }
 
 /// The gap bin of a rating difference.
@@ -99,44 +115,40 @@ pub fn gap_label(bin: usize) -> String {
     }
 }
 
-pub fn rating_gap(prepared: LazyFrame, scheme: &BandScheme) -> Result<RatingGap> {
+pub fn rating_gap_query(used: LazyFrame, scheme: &BandScheme) -> LazyFrame {
     let w = Column::WhiteElo.col().cast(DataType::Int32);
     let b = Column::BlackElo.col().cast(DataType::Int32);
-    let rated = used(prepared).filter(w.clone().is_not_null().and(b.clone().is_not_null()));
-    let df = rated
-        .clone()
+    let edges: Vec<i32> = scheme.edge_list().iter().map(|&e| i32::from(e)).collect();
+    let gap_edges = GAP_EDGES.map(i32::from);
+    let mean = (w.clone() + b.clone()) / lit(2i32);
+    let gap = when(w.clone().gt_eq(b.clone()))
+        .then(w.clone() - b.clone())
+        .otherwise(b.clone() - w.clone());
+    used.filter(w.is_not_null().and(b.is_not_null()))
         .with_columns([
-            ((w.clone() + b.clone()) / lit(2)).alias("mean_elo"),
-            when(w.clone().gt_eq(b.clone()))
-                .then(w.clone() - b.clone())
-                .otherwise(b - w)
-                .alias("gap"),
+            bin_expr(mean, &edges).alias("mean_band"),
+            bin_expr(gap, &gap_edges).alias("gap_bin"),
         ])
-        .group_by([col("mean_elo"), col("gap")])
+        .group_by([col("mean_band"), col("gap_bin"), Column::Platform.col()])
         .agg(games_and_draws())
-        .collect()?;
-    let mean = df.column("mean_elo")?.i32()?;
-    let gap = df.column("gap")?.i32()?;
+}
+
+pub fn rating_gap_from(df: &DataFrame) -> Result<RatingGap> {
+    let band = df.column("mean_band")?.i32()?;
+    let bin = df.column("gap_bin")?.i32()?;
+    let platform = df.column(Column::Platform.name())?.str()?;
     let mut out = RatingGap::default();
-    for (i, p) in proportions(&df)?.into_iter().enumerate() {
-        let (Some(m), Some(g)) = (mean.get(i), gap.get(i)) else {
+    for (i, p) in proportions(df)?.into_iter().enumerate() {
+        let (Some(band), Some(bin)) = (band.get(i), bin.get(i)) else {
             continue;
         };
-        let band = Band::Rated(scheme.index(m.clamp(0, i32::from(u16::MAX)) as u16));
-        let cell = out
-            .cells
-            .entry((band, gap_bin(g.clamp(0, i32::from(u16::MAX)) as u16)))
-            .or_insert(Proportion::new(0, 0));
-        cell.n += p.n;
-        cell.successes += p.successes;
-    }
-    // The rating system, from the Site tags of a sample of the games.
-    let sites = rated
-        .select([Column::Site.col()])
-        .limit(RATING_SYSTEM_SAMPLE)
-        .collect()?;
-    for site in sites.column(Column::Site.name())?.str()?.iter() {
-        *out.systems.entry(RatingSystem::of_site(site)).or_insert(0) += 1;
+        let key = (Band::Rated(band.max(0) as u16), bin.max(0) as usize);
+        out.cells
+            .entry(key)
+            .or_insert(Proportion::new(0, 0))
+            .absorb(p);
+        let system = RatingSystem::of_platform(platform.get(i).and_then(Platform::from_name));
+        *out.systems.entry(system).or_insert(0) += p.n;
     }
     Ok(out)
 }
@@ -160,77 +172,119 @@ pub struct Openings {
     pub by_name: Vec<OpeningGroup>,
 }
 
-fn opening_groups(lf: LazyFrame, key: Column, top: usize) -> Result<Vec<OpeningGroup>> {
-    let df = lf
-        .filter(
-            key.col()
-                .is_not_null()
-                .and(key.col().neq(lit("")))
-                .and(key.col().neq(lit("?"))),
-        )
-        .group_by([key.col(), Column::DrawType.col()])
-        .agg(games_and_draws())
-        .collect()?;
+/// Games and draws by opening (ECO code, and the `Opening` tag's name) and
+/// draw type: every opening, so that parts add up before the largest are
+/// chosen.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct OpeningCounts {
+    #[serde(with = "pairs")]
+    pub eco: BTreeMap<(String, Option<String>), Proportion>,
+    #[serde(with = "pairs")]
+    pub name: BTreeMap<(String, Option<String>), Proportion>,
+}
+
+impl Merge for OpeningCounts {
+    fn absorb(&mut self, other: OpeningCounts) {
+        self.eco.absorb(other.eco);
+        self.name.absorb(other.name);
+    }
+}
+
+/// Games and draws by one opening column (ECO or name) and draw type.
+pub fn opening_query(used: LazyFrame, key: Column) -> LazyFrame {
+    used.filter(
+        key.col()
+            .is_not_null()
+            .and(key.col().neq(lit("")))
+            .and(key.col().neq(lit("?"))),
+    )
+    .group_by([key.col(), Column::DrawType.col()])
+    .agg(games_and_draws())
+}
+
+pub fn opening_from(
+    df: &DataFrame,
+    key: Column,
+) -> Result<BTreeMap<(String, Option<String>), Proportion>> {
     let names = df.column(key.name())?.str()?;
     let kinds = df.column(Column::DrawType.name())?.str()?;
-    let mut groups: BTreeMap<String, OpeningGroup> = BTreeMap::new();
-    for (i, p) in proportions(&df)?.into_iter().enumerate() {
+    let mut out: BTreeMap<(String, Option<String>), Proportion> = BTreeMap::new();
+    for (i, p) in proportions(df)?.into_iter().enumerate() {
         let Some(name) = names.get(i) else { continue };
-        let group = groups
-            .entry(name.to_string())
-            .or_insert_with(|| OpeningGroup {
-                name: name.to_string(),
-                draws: Proportion::new(0, 0),
-                draw_types: BTreeMap::new(),
-            });
-        group.draws.n += p.n;
-        group.draws.successes += p.successes;
-        if let Some(kind) = kinds.get(i) {
-            *group.draw_types.entry(kind.to_string()).or_insert(0) += p.successes;
+        out.entry((name.to_string(), kinds.get(i).map(str::to_string)))
+            .or_insert(Proportion::new(0, 0))
+            .absorb(p);
+    }
+    Ok(out)
+}
+
+fn opening_groups(
+    counts: &BTreeMap<(String, Option<String>), Proportion>,
+    top: usize,
+) -> Vec<OpeningGroup> {
+    let mut groups: BTreeMap<&str, OpeningGroup> = BTreeMap::new();
+    for ((name, kind), p) in counts {
+        let group = groups.entry(name).or_insert_with(|| OpeningGroup {
+            name: name.clone(),
+            draws: Proportion::new(0, 0),
+            draw_types: BTreeMap::new(),
+        });
+        group.draws.absorb(*p);
+        if let Some(kind) = kind {
+            *group.draw_types.entry(kind.clone()).or_insert(0) += p.successes;
         }
     }
     let mut groups: Vec<OpeningGroup> = groups.into_values().collect();
     groups.sort_by(|a, b| b.draws.n.cmp(&a.draws.n).then(a.name.cmp(&b.name)));
     groups.truncate(top);
-    Ok(groups)
+    groups
 }
 
-pub fn openings(prepared: LazyFrame, top: usize) -> Result<Openings> {
-    let lf = used(prepared);
-    Ok(Openings {
-        by_eco: opening_groups(lf.clone(), Column::Eco, top)?,
-        by_name: opening_groups(lf, Column::Opening, top)?,
-    })
+/// The `top` largest opening groups of each kind.
+pub fn openings(counts: &OpeningCounts, top: usize) -> Openings {
+    Openings {
+        by_eco: opening_groups(&counts.eco, top),
+        by_name: opening_groups(&counts.name, top),
+    }
 }
 
 // ---------------------------------------------------------------------------
 // Time classes.
 
 /// Draws by time class and band.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TimeClasses {
     pub by_class: BTreeMap<String, Proportion>,
+    #[serde(with = "pairs")]
     pub by_class_band: BTreeMap<(String, Band), Proportion>,
 }
 
-pub fn time_classes(prepared: LazyFrame) -> Result<TimeClasses> {
-    let df = used(prepared)
-        .group_by([col(EFFECTIVE_TIME_CLASS), col(BAND)])
+impl Merge for TimeClasses {
+    fn absorb(&mut self, other: TimeClasses) {
+        self.by_class.absorb(other.by_class);
+        self.by_class_band.absorb(other.by_class_band);
+    }
+}
+
+pub fn time_classes_query(used: LazyFrame) -> LazyFrame {
+    used.group_by([col(EFFECTIVE_TIME_CLASS), col(BAND)])
         .agg(games_and_draws())
-        .collect()?;
+}
+
+pub fn time_classes_from(df: &DataFrame) -> Result<TimeClasses> {
     let class = df.column(EFFECTIVE_TIME_CLASS)?.str()?;
     let band = df.column(BAND)?.i32()?;
     let mut out = TimeClasses::default();
-    for (i, p) in proportions(&df)?.into_iter().enumerate() {
+    for (i, p) in proportions(df)?.into_iter().enumerate() {
         let class = class.get(i).unwrap_or("?").to_string();
-        let total = out
-            .by_class
+        out.by_class
             .entry(class.clone())
-            .or_insert(Proportion::new(0, 0));
-        total.n += p.n;
-        total.successes += p.successes;
+            .or_insert(Proportion::new(0, 0))
+            .absorb(p);
         out.by_class_band
-            .insert((class, band_of_row(band.get(i))), p);
+            .entry((class, band_of_row(band.get(i))))
+            .or_insert(Proportion::new(0, 0))
+            .absorb(p);
     }
     Ok(out)
 }
@@ -263,7 +317,7 @@ pub fn clock_label(bin: usize) -> String {
 
 /// What the clocks showed at the end of agreed draws and of games lost on
 /// time, for games with `[%clk]` comments.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Clocks {
     /// Agreed draws by the lower of the two clocks.
     pub agreed_lower_clock: BTreeMap<usize, u64>,
@@ -273,43 +327,58 @@ pub struct Clocks {
     pub flag_without_clock: u64,
 }
 
-pub fn clocks(prepared: LazyFrame) -> Result<Clocks> {
+impl Merge for Clocks {
+    fn absorb(&mut self, other: Clocks) {
+        self.agreed_lower_clock.absorb(other.agreed_lower_clock);
+        self.agreed_without_clock += other.agreed_without_clock;
+        self.flag_winner_clock.absorb(other.flag_winner_clock);
+        self.flag_without_clock += other.flag_without_clock;
+    }
+}
+
+pub fn clocks_query(used: LazyFrame) -> LazyFrame {
     let white = Column::WhiteClock.col();
     let black = Column::BlackClock.col();
-    let agreed = Column::DrawType.col().eq(lit(DrawType::Agreed.as_str()));
+    let agreed = Column::DrawType
+        .col()
+        .eq(lit(DrawType::Agreed.as_str()))
+        .fill_null(lit(false));
     let flag = Column::Ending.col().eq(lit(Ending::TimeForfeit.as_str()));
-    let winner_clock = when(Column::Result.col().eq(lit("1-0")))
+    // The lower clock needs both; one missing is no clock.
+    let lower = when(white.clone().is_null().or(black.clone().is_null()))
+        .then(lit(NULL).cast(DataType::Float32))
+        .when(white.clone().lt(black.clone()))
         .then(white.clone())
         .otherwise(black.clone());
-    let df = used(prepared)
-        .filter(agreed.clone().fill_null(lit(false)).or(flag.clone()))
+    let winner = when(Column::Result.col().eq(lit("1-0")))
+        .then(white)
+        .otherwise(black);
+    let seconds = when(agreed.clone()).then(lower).otherwise(winner);
+    used.filter(agreed.clone().or(flag))
         .select([
-            agreed.fill_null(lit(false)).alias("agreed"),
-            // The lower clock needs both; one missing is no clock.
-            when(white.clone().is_null().or(black.clone().is_null()))
-                .then(lit(NULL).cast(DataType::Float32))
-                .when(white.clone().lt(black.clone()))
-                .then(white)
-                .otherwise(black)
-                .alias("lower"),
-            winner_clock.alias("winner"),
+            agreed.alias("agreed"),
+            when(seconds.clone().is_null())
+                .then(lit(NULL).cast(DataType::Int32))
+                .otherwise(bin_expr(seconds, &CLOCK_EDGES))
+                .alias("bin"),
         ])
-        .collect()?;
+        .group_by([col("agreed"), col("bin")])
+        .agg([len().cast(DataType::UInt64).alias("n")])
+}
+
+pub fn clocks_from(df: &DataFrame) -> Result<Clocks> {
     let is_agreed = df.column("agreed")?.bool()?;
-    let lower = df.column("lower")?.f32()?;
-    let winner = df.column("winner")?.f32()?;
+    let bin = df.column("bin")?.i32()?;
+    let n = df.column("n")?.u64()?;
     let mut out = Clocks::default();
     for i in 0..df.height() {
-        if is_agreed.get(i) == Some(true) {
-            match lower.get(i) {
-                Some(s) => *out.agreed_lower_clock.entry(clock_bin(s)).or_insert(0) += 1,
-                None => out.agreed_without_clock += 1,
-            }
-        } else {
-            match winner.get(i) {
-                Some(s) => *out.flag_winner_clock.entry(clock_bin(s)).or_insert(0) += 1,
-                None => out.flag_without_clock += 1,
-            }
+        let k = n.get(i).unwrap_or(0);
+        let bin = bin.get(i).map(|b| b.max(0) as usize);
+        match (is_agreed.get(i) == Some(true), bin) {
+            (true, Some(b)) => *out.agreed_lower_clock.entry(b).or_insert(0) += k,
+            (true, None) => out.agreed_without_clock += k,
+            (false, Some(b)) => *out.flag_winner_clock.entry(b).or_insert(0) += k,
+            (false, None) => out.flag_without_clock += k,
         }
     }
     Ok(out)

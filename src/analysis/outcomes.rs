@@ -7,10 +7,12 @@ use std::collections::BTreeMap;
 use anyhow::Result;
 use polars::prelude::*;
 
-use super::table::{BAND, USED, band_of_row};
+use super::summary::Merge;
+use super::table::{BAND, band_of_row};
 use crate::rules::GameResult;
 use crate::schema::Column;
 use crate::study::{Band, Proportion};
+use shakmaty::Color;
 
 /// FIDE rating regulations, table 8.1(b): the expected score of the
 /// higher-rated player by the rating difference D, as (largest D of the
@@ -80,15 +82,16 @@ pub fn expected_score(white_elo: u16, black_elo: u16) -> f64 {
 }
 
 /// Results of a group of games, from White's side.
-#[derive(Copy, Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct OutcomeCounts {
     pub white_wins: u64,
     pub draws: u64,
     pub black_wins: u64,
     /// Games with both ratings, and the sum of White's expected scores
-    /// over them.
+    /// over them in hundredths (table 8.1(b) is in hundredths, so the sum
+    /// is exact and adds up the same in any order).
     pub rated: u64,
-    pub expected_sum: f64,
+    pub expected_hundredths: u64,
 }
 
 impl OutcomeCounts {
@@ -124,20 +127,17 @@ impl OutcomeCounts {
 
     /// White's mean expected score by table 8.1(b), over rated games.
     pub fn expected_white_score(&self) -> Option<f64> {
-        (self.rated > 0).then(|| self.expected_sum / self.rated as f64)
+        (self.rated > 0).then(|| self.expected_hundredths as f64 / 100.0 / self.rated as f64)
     }
+}
 
-    fn add(&mut self, result: GameResult, games: u64, expected: Option<f64>) {
-        match result {
-            GameResult::Win(shakmaty::Color::White) => self.white_wins += games,
-            GameResult::Win(shakmaty::Color::Black) => self.black_wins += games,
-            GameResult::Draw => self.draws += games,
-            GameResult::Unknown => {}
-        }
-        if let Some(e) = expected {
-            self.rated += games;
-            self.expected_sum += e * games as f64;
-        }
+impl super::summary::Merge for OutcomeCounts {
+    fn absorb(&mut self, o: OutcomeCounts) {
+        self.white_wins += o.white_wins;
+        self.draws += o.draws;
+        self.black_wins += o.black_wins;
+        self.rated += o.rated;
+        self.expected_hundredths += o.expected_hundredths;
     }
 }
 
@@ -148,61 +148,76 @@ pub struct Outcomes {
     pub by_band_year: BTreeMap<(Band, i16), OutcomeCounts>,
 }
 
-/// The outcome split of the games a report uses.
-pub fn outcomes(prepared: LazyFrame) -> Result<Outcomes> {
-    let df = prepared
-        .filter(col("reason").eq(lit(USED)))
-        .group_by([
-            col(BAND),
-            Column::Year.col(),
-            Column::Result.col(),
-            Column::WhiteElo.col(),
-            Column::BlackElo.col(),
-        ])
-        .agg([len().cast(DataType::UInt64).alias("games")])
-        .collect()?;
+/// Results from White's side by band and year (a summary's part). The
+/// expected score needs only the rating difference up to 400 (8.3.1) and
+/// which side is higher, so games are grouped by those and the table is
+/// looked up once per group.
+pub fn counts_query(used: LazyFrame) -> LazyFrame {
+    let w = Column::WhiteElo.col().cast(DataType::Int32);
+    let b = Column::BlackElo.col().cast(DataType::Int32);
+    let white_higher = w.clone().gt_eq(b.clone());
+    let difference = when(white_higher.clone())
+        .then(w.clone() - b.clone())
+        .otherwise(b - w);
+    let difference = when(difference.clone().gt(lit(400i32)))
+        .then(lit(400i32))
+        .otherwise(difference);
+    used.group_by([
+        col(BAND),
+        Column::Year.col(),
+        Column::Result.col(),
+        white_higher.alias("white_higher"),
+        difference.alias("difference"),
+    ])
+    .agg([len().cast(DataType::UInt64).alias("games")])
+}
+
+pub fn counts_from(df: &DataFrame) -> Result<BTreeMap<(Band, Option<i16>), OutcomeCounts>> {
     let band = df.column(BAND)?.i32()?;
     let year = df.column(Column::Year.name())?.i16()?;
     let result = df.column(Column::Result.name())?.str()?;
-    let white = df.column(Column::WhiteElo.name())?.u16()?;
-    let black = df.column(Column::BlackElo.name())?.u16()?;
+    let white_higher = df.column("white_higher")?.bool()?;
+    let difference = df.column("difference")?.i32()?;
     let games = df.column("games")?.u64()?;
-    // Sums of expected scores are added in one fixed order, so that the
-    // same games give the same digits whatever order polars groups them in.
-    let mut rows: Vec<_> = (0..df.height())
-        .map(|i| {
-            (
-                band.get(i),
-                year.get(i),
-                result.get(i),
-                white.get(i),
-                black.get(i),
-                i,
-            )
-        })
-        .collect();
-    rows.sort();
-    let mut out = Outcomes::default();
-    for (band, year, result, white_elo, black_elo, i) in rows {
-        let Some(result) = result.and_then(|r| GameResult::parse(r.as_bytes())) else {
-            continue;
-        };
+    let mut out: BTreeMap<(Band, Option<i16>), OutcomeCounts> = BTreeMap::new();
+    for i in 0..df.height() {
         let n = games.get(i).unwrap_or(0);
-        let expected = white_elo.zip(black_elo).map(|(w, b)| expected_score(w, b));
-        let band = band_of_row(band);
-        out.overall.add(result, n, expected);
-        out.by_band
-            .entry(band)
-            .or_default()
-            .add(result, n, expected);
-        if let Some(y) = year {
-            out.by_band_year
-                .entry((band, y))
-                .or_default()
-                .add(result, n, expected);
+        let mut c = OutcomeCounts::default();
+        match result.get(i).and_then(|r| GameResult::parse(r.as_bytes())) {
+            Some(GameResult::Win(Color::White)) => c.white_wins = n,
+            Some(GameResult::Win(Color::Black)) => c.black_wins = n,
+            Some(GameResult::Draw) => c.draws = n,
+            _ => continue,
         }
+        if let (Some(higher), Some(d)) = (white_higher.get(i), difference.get(i)) {
+            let d = d.clamp(0, 400) as u16;
+            let (white, black) = if higher { (d, 0) } else { (0, d) };
+            c.rated = n;
+            c.expected_hundredths = n * hundredths(expected_score(white, black));
+        }
+        out.entry((band_of_row(band.get(i)), year.get(i)))
+            .or_default()
+            .absorb(c);
     }
     Ok(out)
+}
+
+/// An expected score of the table as whole hundredths.
+fn hundredths(score: f64) -> u64 {
+    (score * 100.0).round() as u64
+}
+
+/// The outcome split of the games a report uses, from the counts.
+pub fn outcomes(counts: &BTreeMap<(Band, Option<i16>), OutcomeCounts>) -> Outcomes {
+    let mut out = Outcomes::default();
+    for (&(band, year), &c) in counts {
+        out.overall.absorb(c);
+        out.by_band.entry(band).or_default().absorb(c);
+        if let Some(y) = year {
+            out.by_band_year.entry((band, y)).or_default().absorb(c);
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -19,7 +19,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use anyhow::Result;
 use polars::prelude::*;
 
-use super::table::{BAND, IS_DRAW, REASON, USED, band_of_row};
+use super::summary::{Merge, pairs};
+use super::table::{BAND, IS_DRAW, band_of_row};
 use crate::generate::Rng;
 use crate::rules::{DrawType, Ending};
 use crate::schema::Column;
@@ -27,17 +28,25 @@ use crate::study::events::{EventCatalogue, Regime};
 use crate::study::{Band, EventPatterns, Proportion};
 
 /// Counts over a group of games.
-#[derive(Copy, Clone, Debug, Default, PartialEq)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GroupStats {
     pub games: u64,
     pub draws: u64,
     pub agreed: u64,
     /// Draws within each of the two short-draw limits.
     pub short: [u64; 2],
-    draw_moves_sum: f64,
-    draw_moves_squares: f64,
+    /// The moves of drawn games, summed and summed as squares (whole
+    /// numbers: exact in any order).
+    draw_moves_sum: u64,
+    draw_moves_squares: u64,
     /// Draws by draw type, in `DrawType::ALL` order.
     pub draw_types: [u64; DrawType::ALL.len()],
+}
+
+impl Merge for GroupStats {
+    fn absorb(&mut self, o: GroupStats) {
+        self.add(&o);
+    }
 }
 
 impl GroupStats {
@@ -81,8 +90,8 @@ impl GroupStats {
         if self.draws < 2 {
             return None;
         }
-        let mean = self.draw_moves_sum / n;
-        let variance = (self.draw_moves_squares - n * mean * mean) / (n - 1.0);
+        let mean = self.draw_moves_sum as f64 / n;
+        let variance = (self.draw_moves_squares as f64 - n * mean * mean) / (n - 1.0);
         let half = 1.96 * (variance.max(0.0) / n).sqrt();
         Some((mean, mean - half, mean + half))
     }
@@ -207,16 +216,95 @@ impl RuleStudy {
 pub const BOOTSTRAP_REPLICATES: usize = 1000;
 const SEED: u64 = 2005; // the year of the first Sofia rules
 
-/// Runs the study over the rows the filters use.
-pub fn rule_study(
-    prepared: LazyFrame,
+/// An event, site and year.
+type EventKey = (String, Option<String>, i16);
+
+/// What the rule study counts: the used games of every event the
+/// catalogue names, by event, site, year and band, and the rounds and
+/// players seen in each. Which rules apply is decided when the study is
+/// made, from the names.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RuleStudyCounts {
+    #[serde(with = "pairs")]
+    pub groups: BTreeMap<(String, Option<String>, i16, Band), GroupStats>,
+    /// Round numbers (the part of the `Round` tag before any dot: "3.1"
+    /// is board 1 of round 3).
+    #[serde(with = "pairs")]
+    pub rounds: BTreeMap<EventKey, BTreeSet<u32>>,
+    /// Players seen with White and with Black.
+    #[serde(with = "pairs")]
+    pub players: BTreeMap<EventKey, [BTreeSet<String>; 2]>,
+}
+
+impl Merge for RuleStudyCounts {
+    fn absorb(&mut self, other: RuleStudyCounts) {
+        self.groups.absorb(other.groups);
+        self.rounds.absorb(other.rounds);
+        self.players.absorb(other.players);
+    }
+}
+
+fn event_key(df: &DataFrame, i: usize) -> Result<Option<EventKey>> {
+    let event = df.column(Column::Event.name())?.str()?.get(i);
+    let site = df.column(Column::Site.name())?.str()?.get(i);
+    let year = df.column(Column::Year.name())?.i16()?.get(i);
+    Ok(event
+        .zip(year)
+        .map(|(e, y)| (e.to_string(), site.map(str::to_string), y)))
+}
+
+fn dated_events(used: LazyFrame) -> LazyFrame {
+    used.filter(
+        Column::Event
+            .col()
+            .is_not_null()
+            .and(Column::Year.col().is_not_null()),
+    )
+}
+
+/// The distinct event names of the used rows: the catalogue's patterns
+/// run on them in Rust, once per name.
+pub fn names_query(used: LazyFrame) -> LazyFrame {
+    dated_events(used)
+        .group_by([Column::Event.col()])
+        .agg([len().alias("n")])
+}
+
+/// The queries over the games of the events the catalogue names (from
+/// the result of [`names_query`]): by group, rounds, players with White,
+/// players with Black. `None` when the catalogue names none of them.
+pub fn queries(
+    used: LazyFrame,
+    names: &DataFrame,
     catalogue: &EventCatalogue,
-    patterns: &EventPatterns,
     short_limits: [u32; 2],
-) -> Result<RuleStudy> {
+) -> Result<Option<[LazyFrame; 4]>> {
+    let named: Vec<&str> = names
+        .column(Column::Event.name())?
+        .str()?
+        .iter()
+        .flatten()
+        .filter(|name| catalogue.names_event(name))
+        .collect();
+    if named.is_empty() {
+        return Ok(None);
+    }
+    let named = DataFrame::new(
+        named.len(),
+        vec![polars::prelude::Column::new(
+            Column::Event.name().into(),
+            named,
+        )],
+    )?;
+    let used = dated_events(used).join(
+        named.lazy(),
+        [Column::Event.col()],
+        [Column::Event.col()],
+        JoinArgs::new(JoinType::Semi),
+    );
     let draw = col(IS_DRAW);
     let count = |e: Expr| e.cast(DataType::UInt64).sum();
-    let moves = || Column::Moves.col();
+    let moves = || Column::Moves.col().cast(DataType::UInt64);
     let mut aggs = vec![
         len().cast(DataType::UInt64).alias("games"),
         count(draw.clone()).alias("draws"),
@@ -227,16 +315,24 @@ pub fn rule_study(
                 .fill_null(lit(false)),
         )
         .alias("agreed"),
-        count(draw.clone().and(moves().lt_eq(lit(short_limits[0])))).alias("short0"),
-        count(draw.clone().and(moves().lt_eq(lit(short_limits[1])))).alias("short1"),
+        count(
+            draw.clone()
+                .and(Column::Moves.col().lt_eq(lit(short_limits[0]))),
+        )
+        .alias("short0"),
+        count(
+            draw.clone()
+                .and(Column::Moves.col().lt_eq(lit(short_limits[1]))),
+        )
+        .alias("short1"),
         when(draw.clone())
-            .then(moves().cast(DataType::Float64))
-            .otherwise(lit(0.0))
+            .then(moves())
+            .otherwise(lit(0u64))
             .sum()
             .alias("moves_sum"),
         when(draw)
-            .then(moves().cast(DataType::Float64).pow(2))
-            .otherwise(lit(0.0))
+            .then(moves() * moves())
+            .otherwise(lit(0u64))
             .sum()
             .alias("moves_sq"),
     ];
@@ -251,22 +347,26 @@ pub fn rule_study(
             .alias(format!("type{i}")),
         );
     }
-    let used = prepared.filter(
-        col(REASON)
-            .eq(lit(USED))
-            .and(Column::Event.col().is_not_null()),
-    );
-    let df = used
-        .clone()
-        .group_by([
-            Column::Event.col(),
-            Column::Site.col(),
-            Column::Year.col(),
-            col(BAND),
-        ])
-        .agg(aggs)
-        .collect()?;
-    let sizes = event_sizes(used)?;
+    let keys = || vec![Column::Event.col(), Column::Site.col(), Column::Year.col()];
+    let by = |extra: Expr| {
+        let mut k = keys();
+        k.push(extra);
+        used.clone().group_by(k).agg([len().alias("n")])
+    };
+    let mut group_keys = keys();
+    group_keys.push(col(BAND));
+    Ok(Some([
+        used.clone().group_by(group_keys).agg(aggs),
+        by(Column::Round.col()),
+        by(Column::White.col()),
+        by(Column::Black.col()),
+    ]))
+}
+
+/// The counts from the frames of [`queries`].
+pub fn counts_from(frames: [&DataFrame; 4]) -> Result<RuleStudyCounts> {
+    let [df, rounds, whites, blacks] = frames;
+    let mut out = RuleStudyCounts::default();
     let u = |name: &str| -> Result<Vec<u64>> {
         Ok(df
             .column(name)?
@@ -275,48 +375,23 @@ pub fn rule_study(
             .map(|v| v.unwrap_or(0))
             .collect())
     };
-    let f = |name: &str| -> Result<Vec<f64>> {
-        Ok(df
-            .column(name)?
-            .f64()?
-            .iter()
-            .map(|v| v.unwrap_or(0.0))
-            .collect())
-    };
-    let (games, draws, agreed, short0, short1) = (
+    let (games, draws, agreed, short0, short1, sums, squares) = (
         u("games")?,
         u("draws")?,
         u("agreed")?,
         u("short0")?,
         u("short1")?,
+        u("moves_sum")?,
+        u("moves_sq")?,
     );
-    let (sums, squares) = (f("moves_sum")?, f("moves_sq")?);
     let types: Vec<Vec<u64>> = (0..DrawType::ALL.len())
         .map(|i| u(&format!("type{i}")))
         .collect::<Result<_>>()?;
-    let events = df.column(Column::Event.name())?.str()?;
-    let sites = df.column(Column::Site.name())?.str()?;
-    let years = df.column(Column::Year.name())?.i16()?;
     let bands = df.column(BAND)?.i32()?;
-
-    let mut study = RuleStudy {
-        short_limits,
-        ..RuleStudy::default()
-    };
-    let mut editions: BTreeMap<(String, i16, Regime), Edition> = BTreeMap::new();
-    let mut rounds: BTreeMap<(String, i16, Regime), BTreeSet<u32>> = BTreeMap::new();
     for i in 0..df.height() {
-        let event = events.get(i).unwrap_or_default();
-        let (Some(year), Some(rules)) = (
-            years.get(i),
-            catalogue.rules(event, sites.get(i), years.get(i)),
-        ) else {
+        let Some((event, site, year)) = event_key(df, i)? else {
             continue;
         };
-        if patterns.kind(event).is_some() {
-            study.fast_games_left_out += games[i];
-            continue;
-        }
         let mut draw_types = [0u64; DrawType::ALL.len()];
         for (k, t) in types.iter().enumerate() {
             draw_types[k] = t[i];
@@ -330,33 +405,77 @@ pub fn rule_study(
             draw_moves_squares: squares[i],
             draw_types,
         };
-        let edition = editions
-            .entry((rules.series.clone(), year, rules.regime))
-            .or_insert_with(|| Edition {
-                series: rules.series.clone(),
-                year,
-                regime: rules.regime,
-                total: GroupStats::default(),
-                by_band: BTreeMap::new(),
-                rounds_seen: 0,
-                last_round: 0,
-                players: 0,
-            });
-        edition.total.add(&stats);
-        edition
-            .by_band
-            .entry(band_of_row(bands.get(i)))
+        out.groups
+            .entry((event, site, year, band_of_row(bands.get(i))))
             .or_default()
-            .add(&stats);
+            .absorb(stats);
+    }
+    let round = rounds.column(Column::Round.name())?.str()?;
+    for i in 0..rounds.height() {
+        let number = round
+            .get(i)
+            .and_then(|r| r.split('.').next())
+            .and_then(|r| r.trim().parse::<u32>().ok());
+        if let (Some(k), Some(n)) = (event_key(rounds, i)?, number) {
+            out.rounds.entry(k).or_default().insert(n);
+        }
+    }
+    for (side, (seen, player)) in [(whites, Column::White), (blacks, Column::Black)]
+        .into_iter()
+        .enumerate()
+    {
+        let names = seen.column(player.name())?.str()?;
+        for i in 0..seen.height() {
+            if let (Some(k), Some(name)) = (event_key(seen, i)?, names.get(i)) {
+                out.players.entry(k).or_default()[side].insert(name.to_string());
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The study from its counts.
+pub fn rule_study(
+    counts: &RuleStudyCounts,
+    catalogue: &EventCatalogue,
+    patterns: &EventPatterns,
+    short_limits: [u32; 2],
+) -> RuleStudy {
+    let mut study = RuleStudy {
+        short_limits,
+        ..RuleStudy::default()
+    };
+    let mut editions: BTreeMap<(String, i16, Regime), Edition> = BTreeMap::new();
+    let mut rounds: BTreeMap<(String, i16, Regime), BTreeSet<u32>> = BTreeMap::new();
+    for ((event, site, year, band), stats) in &counts.groups {
+        let Some(rules) = catalogue.rules(event, site.as_deref(), Some(*year)) else {
+            continue;
+        };
+        if patterns.kind(event).is_some() {
+            study.fast_games_left_out += stats.games;
+            continue;
+        }
+        let key = (rules.series.clone(), *year, rules.regime);
+        let edition = editions.entry(key.clone()).or_insert_with(|| Edition {
+            series: rules.series.clone(),
+            year: *year,
+            regime: rules.regime,
+            total: GroupStats::default(),
+            by_band: BTreeMap::new(),
+            rounds_seen: 0,
+            last_round: 0,
+            players: 0,
+        });
+        edition.total.add(stats);
+        edition.by_band.entry(*band).or_default().add(stats);
         // Spellings of one edition share its games: the most players any
         // spelling shows, and the rounds all of them show.
-        let key = (event.to_string(), sites.get(i).map(str::to_string), year);
-        if let Some((seen, players)) = sizes.get(&key) {
-            edition.players = edition.players.max(*players);
-            rounds
-                .entry((rules.series.clone(), year, rules.regime))
-                .or_default()
-                .extend(seen);
+        let event_key = (event.clone(), site.clone(), *year);
+        if let Some([white, black]) = counts.players.get(&event_key) {
+            edition.players = edition.players.max(white.len().max(black.len()) as u32);
+        }
+        if let Some(seen) = counts.rounds.get(&event_key) {
+            rounds.entry(key).or_default().extend(seen);
         }
     }
     for (key, edition) in &mut editions {
@@ -391,71 +510,7 @@ pub fn rule_study(
         })
         .collect();
     study.changes = series_changes(&study.editions, &mut rng);
-    Ok(study)
-}
-
-type EventKey = (String, Option<String>, i16);
-
-/// For each event, site and year: the round numbers seen (the part of the
-/// `Round` tag before any dot: "3.1" is board 1 of round 3) and the players
-/// seen.
-fn event_sizes(used: LazyFrame) -> Result<BTreeMap<EventKey, (BTreeSet<u32>, u32)>> {
-    let keys = || [Column::Event.col(), Column::Site.col(), Column::Year.col()];
-    let rounds = used
-        .clone()
-        .group_by([
-            Column::Event.col(),
-            Column::Site.col(),
-            Column::Year.col(),
-            Column::Round.col(),
-        ])
-        .agg([len().alias("n")])
-        .collect()?;
-    let players = used
-        .group_by(keys())
-        .agg([
-            Column::White
-                .col()
-                .n_unique()
-                .cast(DataType::UInt32)
-                .alias("white"),
-            Column::Black
-                .col()
-                .n_unique()
-                .cast(DataType::UInt32)
-                .alias("black"),
-        ])
-        .collect()?;
-    let key = |df: &DataFrame, i: usize| -> Result<Option<EventKey>> {
-        let event = df.column(Column::Event.name())?.str()?.get(i);
-        let site = df.column(Column::Site.name())?.str()?.get(i);
-        let year = df.column(Column::Year.name())?.i16()?.get(i);
-        Ok(event
-            .zip(year)
-            .map(|(e, y)| (e.to_string(), site.map(str::to_string), y)))
-    };
-    let mut out: BTreeMap<EventKey, (BTreeSet<u32>, u32)> = BTreeMap::new();
-    let round = rounds.column(Column::Round.name())?.str()?;
-    for i in 0..rounds.height() {
-        let number = round
-            .get(i)
-            .and_then(|r| r.split('.').next())
-            .and_then(|r| r.trim().parse::<u32>().ok());
-        if let (Some(k), Some(n)) = (key(&rounds, i)?, number) {
-            out.entry(k).or_default().0.insert(n);
-        }
-    }
-    let (white, black) = (
-        players.column("white")?.u32()?,
-        players.column("black")?.u32()?,
-    );
-    for i in 0..players.height() {
-        if let Some(k) = key(&players, i)? {
-            let n = white.get(i).unwrap_or(0).max(black.get(i).unwrap_or(0));
-            out.entry(k).or_default().1 = n;
-        }
-    }
-    Ok(out)
+    study
 }
 
 #[derive(Copy, Clone)]
@@ -728,8 +783,8 @@ mod tests {
         let g = GroupStats {
             games: 3,
             draws: 3,
-            draw_moves_sum: 60.0,
-            draw_moves_squares: 10.0 * 10.0 + 20.0 * 20.0 + 30.0 * 30.0,
+            draw_moves_sum: 60,
+            draw_moves_squares: 10 * 10 + 20 * 20 + 30 * 30,
             ..GroupStats::default()
         };
         let (mean, lo, hi) = g.mean_draw_moves().unwrap();

@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use anyhow::Result;
 use polars::prelude::*;
 
-use super::table::USED;
+use super::summary::{Merge, pairs};
+use super::table::collect;
 use crate::rules::GameResult;
 use crate::schema::Column;
 
@@ -46,19 +47,21 @@ impl System {
         }
     }
 
-    /// (win, draw, loss) points; plus-remise has no draws.
-    fn points(self) -> (f64, f64, f64) {
+    /// (win, draw, loss) points in whole units: classical in half points,
+    /// so that sums are exact; plus-remise has no draws.
+    fn units(self) -> (u32, u32, u32) {
         match self {
-            System::Classical => (1.0, 0.5, 0.0),
-            System::Football => (3.0, 1.0, 0.0),
-            System::Children => (3.0, 2.0, 1.0),
-            System::PlusRemise => (1.0, 0.0, 0.0),
+            System::Classical => (2, 1, 0),
+            System::Football => (3, 1, 0),
+            System::Children => (3, 2, 1),
+            System::PlusRemise => (1, 0, 0),
         }
     }
 
-    /// Points of the side `color` ("white"/"black") under this system.
+    /// Points of the side `color` ("white"/"black") under this system, in
+    /// the system's units.
     fn expr(self, color: &str) -> Expr {
-        let (win, draw, loss) = self.points();
+        let (win, draw, loss) = self.units();
         let won = if color == "white" { "1-0" } else { "0-1" };
         let drawn = Column::Result.col().eq(lit(GameResult::Draw.as_str()));
         let base = when(Column::Result.col().eq(lit(won)))
@@ -66,12 +69,13 @@ impl System {
             .when(drawn.clone())
             .then(lit(draw))
             .otherwise(lit(loss));
-        match self {
+        let points = match self {
             System::PlusRemise => when(drawn.and(Column::PlusRemiseWinner.col().eq(lit(color))))
                 .then(lit(win))
                 .otherwise(base),
             _ => base,
-        }
+        };
+        points.cast(DataType::UInt64)
     }
 }
 
@@ -120,18 +124,91 @@ impl WinnerChange {
 
 #[derive(Clone, Debug, Default)]
 pub struct ScoringStudy {
+    /// Events (by Event tag and year) whose standings were compared.
     pub events: u64,
+    /// Events of more than [`STANDINGS_MAX_GAMES`] games, left out of the
+    /// standings (lichess's "Rated Blitz game" and the like are not
+    /// events), and their games.
+    pub large_events: u64,
+    pub large_event_games: u64,
     pub changes: BTreeMap<System, Changes>,
     /// Drawn games by plus-remise winner ("white"/"black") and rule (1-3).
     pub plus_remise_draws: BTreeMap<(String, u8), u64>,
 }
 
-pub fn scoring_study(prepared: LazyFrame) -> Result<ScoringStudy> {
-    let used = prepared.filter(
-        col("reason")
-            .eq(lit(USED))
-            .and(Column::Event.col().is_not_null()),
-    );
+/// Events with more games than this get no standings: they are pseudo-
+/// events such as lichess's "Rated Blitz game", and their standings would
+/// grow with the data. The largest real events (an Olympiad's open
+/// section) have about 4,000 games a year.
+pub const STANDINGS_MAX_GAMES: u64 = 10_000;
+
+type EventYear = (String, Option<i16>);
+
+/// Points of one player under each system of [`System::ALL`], in the
+/// systems' units.
+pub type Points = [u64; 4];
+
+/// What the scoring study counts: games per event, each player's points in
+/// events small enough to rank, and the plus-remise decisions.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ScoringCounts {
+    #[serde(with = "pairs")]
+    pub event_games: BTreeMap<EventYear, u64>,
+    #[serde(with = "pairs")]
+    pub standings: BTreeMap<EventYear, BTreeMap<String, Points>>,
+    #[serde(with = "pairs")]
+    pub plus_remise_draws: BTreeMap<(String, u8), u64>,
+}
+
+impl Merge for ScoringCounts {
+    fn absorb(&mut self, other: ScoringCounts) {
+        self.event_games.absorb(other.event_games);
+        self.standings.absorb(other.standings);
+        let games = &self.event_games;
+        self.standings
+            .retain(|key, _| games.get(key).is_some_and(|&n| n <= STANDINGS_MAX_GAMES));
+        self.plus_remise_draws.absorb(other.plus_remise_draws);
+    }
+}
+
+fn with_event(used: LazyFrame) -> LazyFrame {
+    used.filter(Column::Event.col().is_not_null())
+}
+
+fn event_year() -> [Expr; 2] {
+    [Column::Event.col(), Column::Year.col()]
+}
+
+/// Used games per event and year.
+pub fn event_games_query(used: LazyFrame) -> LazyFrame {
+    with_event(used)
+        .group_by(event_year())
+        .agg([len().cast(DataType::UInt64).alias("n")])
+}
+
+/// Drawn games by plus-remise winner and rule.
+pub fn plus_remise_query(used: LazyFrame) -> LazyFrame {
+    with_event(used)
+        .filter(
+            Column::Result
+                .col()
+                .eq(lit(GameResult::Draw.as_str()))
+                .and(Column::PlusRemiseWinner.col().is_not_null()),
+        )
+        .group_by([Column::PlusRemiseWinner.col(), Column::PlusRemiseRule.col()])
+        .agg([len().cast(DataType::UInt64).alias("n")])
+}
+
+/// Every player's points in the events of at most
+/// [`STANDINGS_MAX_GAMES`] games (`event_games`: the result of
+/// [`event_games_query`]).
+pub fn standings_query(used: LazyFrame, event_games: &DataFrame) -> LazyFrame {
+    let used = with_event(used);
+    let small = event_games
+        .clone()
+        .lazy()
+        .filter(col("n").lt_eq(lit(STANDINGS_MAX_GAMES)))
+        .select(event_year());
     let side = |color: &str| {
         let mut columns = vec![
             Column::Event.col(),
@@ -141,52 +218,108 @@ pub fn scoring_study(prepared: LazyFrame) -> Result<ScoringStudy> {
         columns.extend(System::ALL.map(|s| s.expr(color).alias(s.column())));
         used.clone().select(columns)
     };
-    let standings = concat([side("white"), side("black")], UnionArgs::default())?
+    let mut semi = JoinArgs::new(JoinType::Semi);
+    semi.nulls_equal = true;
+    let sides = concat([side("white"), side("black")], UnionArgs::default())
+        .expect("two frames of the same columns concatenate");
+    sides
+        .join(small, event_year(), event_year(), semi)
         .group_by([Column::Event.col(), Column::Year.col(), col("player")])
         .agg(System::ALL.map(|s| col(s.column()).sum()))
-        .collect()?;
-    let mut study = ScoringStudy::default();
-    let events = standings.column("event")?.str()?;
-    let years = standings.column("year")?.i16()?;
+}
+
+/// The counts from the frames of the three queries.
+pub fn counts_from(
+    event_games: &DataFrame,
+    standings: &DataFrame,
+    plus_remise: &DataFrame,
+) -> Result<ScoringCounts> {
+    let mut out = ScoringCounts::default();
+    let events = event_games.column(Column::Event.name())?.str()?;
+    let years = event_games.column(Column::Year.name())?.i16()?;
+    let n = event_games.column("n")?.u64()?;
+    for i in 0..event_games.height() {
+        let key = (events.get(i).unwrap_or_default().to_string(), years.get(i));
+        *out.event_games.entry(key).or_insert(0) += n.get(i).unwrap_or(0);
+    }
+    let events = standings.column(Column::Event.name())?.str()?;
+    let years = standings.column(Column::Year.name())?.i16()?;
     let players = standings.column("player")?.str()?;
-    let scores: Vec<Vec<f64>> = System::ALL
+    let points: Vec<Vec<u64>> = System::ALL
         .iter()
-        .map(|s| -> Result<Vec<f64>> {
+        .map(|s| -> Result<Vec<u64>> {
             Ok(standings
                 .column(s.column())?
-                .f64()?
+                .u64()?
                 .iter()
-                .map(|v| v.unwrap_or(0.0))
+                .map(|v| v.unwrap_or(0))
                 .collect())
         })
         .collect::<Result<_>>()?;
-    let mut tables: BTreeMap<(String, Option<i16>), Vec<usize>> = BTreeMap::new();
     for i in 0..standings.height() {
         let key = (events.get(i).unwrap_or_default().to_string(), years.get(i));
-        tables.entry(key).or_default().push(i);
+        let mut p: Points = [0; 4];
+        for (k, column) in points.iter().enumerate() {
+            p[k] = column[i];
+        }
+        out.standings
+            .entry(key)
+            .or_default()
+            .entry(players.get(i).unwrap_or("?").to_string())
+            .or_insert([0; 4])
+            .absorb(p);
     }
-    study.events = tables.len() as u64;
-    for ((event, year), rows) in &tables {
+    let (w, r, n) = (
+        plus_remise.column(Column::PlusRemiseWinner.name())?.str()?,
+        plus_remise.column(Column::PlusRemiseRule.name())?.u8()?,
+        plus_remise.column("n")?.u64()?,
+    );
+    for i in 0..plus_remise.height() {
+        *out.plus_remise_draws
+            .entry((w.get(i).unwrap_or("?").to_string(), r.get(i).unwrap_or(0)))
+            .or_insert(0) += n.get(i).unwrap_or(0);
+    }
+    Ok(out)
+}
+
+/// The scoring study's counts over used games, in two passes.
+pub fn counts(used: LazyFrame) -> Result<ScoringCounts> {
+    let event_games = collect(event_games_query(used.clone()))?;
+    let standings = collect(standings_query(used.clone(), &event_games))?;
+    let plus_remise = collect(plus_remise_query(used))?;
+    counts_from(&event_games, &standings, &plus_remise)
+}
+
+/// Ranks every event's players under each system and compares them with
+/// classical scoring.
+pub fn scoring_study(counts: &ScoringCounts) -> ScoringStudy {
+    let mut study = ScoringStudy {
+        plus_remise_draws: counts.plus_remise_draws.clone(),
+        ..ScoringStudy::default()
+    };
+    for &n in counts.event_games.values() {
+        if n > STANDINGS_MAX_GAMES {
+            study.large_events += 1;
+            study.large_event_games += n;
+        }
+    }
+    for ((event, year), table) in &counts.standings {
+        study.events += 1;
+        let players: Vec<(&String, &Points)> = table.iter().collect();
         let rank = |k: usize| -> Vec<usize> {
-            rows.iter()
-                .map(|&i| {
-                    1 + rows
-                        .iter()
-                        .filter(|&&j| scores[k][j] > scores[k][i])
-                        .count()
-                })
+            players
+                .iter()
+                .map(|(_, p)| 1 + players.iter().filter(|(_, q)| q[k] > p[k]).count())
                 .collect()
         };
         let classical = rank(0);
-        let winners = |ranks: &[usize]| -> Vec<&str> {
-            let mut w: Vec<&str> = rows
+        let winners = |ranks: &[usize]| -> Vec<String> {
+            players
                 .iter()
                 .zip(ranks)
                 .filter(|(_, r)| **r == 1)
-                .map(|(&i, _)| players.get(i).unwrap_or("?"))
-                .collect();
-            w.sort_unstable();
-            w
+                .map(|((name, _), _)| (*name).clone())
+                .collect()
         };
         for (k, system) in System::ALL.iter().enumerate().skip(1) {
             let ranks = rank(k);
@@ -200,39 +333,17 @@ pub fn scoring_study(prepared: LazyFrame) -> Result<ScoringStudy> {
             if before != after {
                 change.different_winner += 1;
                 if change.examples.len() < 5 {
-                    let names = |w: Vec<&str>| w.into_iter().map(String::from).collect();
                     change.examples.push(WinnerChange {
                         event: event.clone(),
                         year: *year,
-                        classical: names(before),
-                        other: names(after),
+                        classical: before,
+                        other: after,
                     });
                 }
             }
         }
     }
-    let mix = used
-        .filter(
-            Column::Result
-                .col()
-                .eq(lit(GameResult::Draw.as_str()))
-                .and(Column::PlusRemiseWinner.col().is_not_null()),
-        )
-        .group_by([Column::PlusRemiseWinner.col(), Column::PlusRemiseRule.col()])
-        .agg([len().cast(DataType::UInt64).alias("n")])
-        .collect()?;
-    let (w, r, n) = (
-        mix.column("plus_remise_winner")?.str()?,
-        mix.column("plus_remise_rule")?.u8()?,
-        mix.column("n")?.u64()?,
-    );
-    for i in 0..mix.height() {
-        study.plus_remise_draws.insert(
-            (w.get(i).unwrap_or("?").to_string(), r.get(i).unwrap_or(0)),
-            n.get(i).unwrap_or(0),
-        );
-    }
-    Ok(study)
+    study
 }
 
 #[cfg(test)]
@@ -244,7 +355,6 @@ mod tests {
         // A beats B, C beats D, A-C and B-D drawn; plus-remise gives A-C to
         // A (White) and B-D to D (Black). Classical: A 1½, C 1½ share first.
         let df = df! {
-            "reason" => [USED; 4],
             "event" => ["Test"; 4],
             "year" => [2000i16; 4],
             "white" => ["A", "C", "A", "B"],
@@ -254,7 +364,7 @@ mod tests {
             "plus_remise_rule" => [None, None, Some(1u8), Some(3u8)],
         }
         .unwrap();
-        let study = scoring_study(df.lazy()).unwrap();
+        let study = scoring_study(&counts(df.lazy()).unwrap());
         assert_eq!(study.events, 1);
         assert_eq!(study.changes[&System::Football].different_winner, 0);
         assert_eq!(study.changes[&System::Children].different_winner, 0);

@@ -2,6 +2,7 @@
 //! lazy scans of `games.parquet`, so tables larger than memory work. Each
 //! query returns a small frame; everything after that is plain Rust.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
@@ -191,6 +192,7 @@ fn wildcard_match(pattern: &str, name: &str) -> bool {
     p[pi..].iter().all(|&c| c == '*')
 }
 
+/// The tables as one lazy frame.
 pub fn scan(paths: &[PathBuf]) -> Result<LazyFrame> {
     let frames = paths
         .iter()
@@ -205,7 +207,7 @@ pub fn scan(paths: &[PathBuf]) -> Result<LazyFrame> {
 
 /// Opens a games table lazily, after checking that it is a Parquet file
 /// written by `remis classify`: every error names the file.
-fn scan_one(path: &Path) -> Result<LazyFrame> {
+pub fn scan_one(path: &Path) -> Result<LazyFrame> {
     let schema = std::fs::File::open(path)
         .map_err(anyhow::Error::from)
         .and_then(|f| Ok(ParquetReader::new(f).schema()?))
@@ -256,6 +258,7 @@ pub const BAND: &str = "band";
 pub const REASON: &str = "reason";
 pub const IS_DRAW: &str = "is_draw";
 pub const EFFECTIVE_TIME_CLASS: &str = "effective_time_class";
+pub const ROW: &str = "row";
 
 /// A `band` cell as a [`Band`]: null is unrated.
 pub fn band_of_row(band: Option<i32>) -> Band {
@@ -273,7 +276,7 @@ pub fn prepare(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Re
     let null_i32 = || lit(NULL).cast(DataType::Int32);
     let basis = match filters.basis {
         EloBasis::Min | EloBasis::Both => min_horizontal([w.clone(), b.clone()])?,
-        EloBasis::Average => (w.clone() + b.clone()).floor_div(lit(2)),
+        EloBasis::Average => (w.clone() + b.clone()) / lit(2),
     };
     let band = match filters.basis {
         EloBasis::Both => {
@@ -282,7 +285,10 @@ pub fn prepare(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Re
         }
         _ => band_of(basis.clone(), &filters.bands),
     };
+    // The row's place in its table, kept through the join (whose order
+    // the streaming engine does not keep): examples are the first rows.
     let lf = lf
+        .with_row_index(ROW, None)
         .join(
             events.lazy(),
             [Column::Event.col()],
@@ -396,12 +402,12 @@ fn band_of(elo: Expr, scheme: &BandScheme) -> Expr {
 /// One row per distinct event name: its kind by name, and whether the
 /// event filters select it. Regexes run in Rust, once per name.
 fn event_table(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Result<DataFrame> {
-    let names = lf
-        .select([Column::Event.col()])
-        .filter(Column::Event.col().is_not_null())
-        .group_by([Column::Event.col()])
-        .agg([len().alias("n")])
-        .collect()?;
+    let names = collect(
+        lf.select([Column::Event.col()])
+            .filter(Column::Event.col().is_not_null())
+            .group_by([Column::Event.col()])
+            .agg([len().alias("n")]),
+    )?;
     let names = names.column("event")?.str()?;
     let mut kinds = Vec::with_capacity(names.len());
     let mut selected = Vec::with_capacity(names.len());
@@ -426,17 +432,59 @@ fn event_table(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Re
     )?)
 }
 
-/// Rows read and the reasons rows were left out.
-pub fn coverage(prepared: LazyFrame) -> Result<Vec<(String, u64)>> {
-    let df = prepared
-        .group_by([col("reason")])
+/// Runs a query on polars' streaming engine: the table is read in
+/// batches, so memory holds the query's groups, never the table's rows.
+pub fn collect(lf: LazyFrame) -> PolarsResult<DataFrame> {
+    Ok(lf.collect_with_engine(Engine::Streaming)?.unwrap_single())
+}
+
+/// Queries run together on the streaming engine: their common part (the
+/// scan and the preparation of the rows) is computed once for all of them.
+#[derive(Default)]
+pub struct Batch {
+    plans: Vec<DslPlan>,
+}
+
+/// A query's place in a [`Batch`], to find its result.
+#[derive(Copy, Clone, Debug)]
+pub struct Ticket(usize);
+
+impl Batch {
+    pub fn add(&mut self, query: LazyFrame) -> Ticket {
+        self.plans.push(query.logical_plan);
+        Ticket(self.plans.len() - 1)
+    }
+
+    pub fn run(self) -> PolarsResult<Results> {
+        let frames =
+            LazyFrame::collect_all_with_engine(self.plans, Engine::Streaming, OptFlags::default())?;
+        Ok(Results(frames))
+    }
+}
+
+/// The frames of a [`Batch`], by ticket.
+pub struct Results(Vec<DataFrame>);
+
+impl Results {
+    pub fn get(&self, ticket: Ticket) -> &DataFrame {
+        &self.0[ticket.0]
+    }
+}
+
+/// The rows the rates use (see [`prepare`]).
+pub fn used(prepared: LazyFrame) -> LazyFrame {
+    prepared.filter(col(REASON).eq(lit(USED)))
+}
+
+/// Rows by the reason they were left out (`used` for the rest).
+pub fn coverage_query(prepared: LazyFrame) -> LazyFrame {
+    prepared
+        .group_by([col(REASON)])
         .agg([len().cast(DataType::UInt64).alias("n")])
-        .sort(
-            ["n"],
-            SortMultipleOptions::default().with_order_descending(true),
-        )
-        .collect()?;
-    let reasons = df.column("reason")?.str()?;
+}
+
+pub fn coverage_from(df: &DataFrame) -> Result<BTreeMap<String, u64>> {
+    let reasons = df.column(REASON)?.str()?;
     let n = df.column("n")?.u64()?;
     Ok(reasons
         .iter()
@@ -445,21 +493,43 @@ pub fn coverage(prepared: LazyFrame) -> Result<Vec<(String, u64)>> {
         .collect())
 }
 
-/// Rows made by `remis generate` (tag `Synthetic`): any at all, and a
-/// report must say that its figures are not about real games.
-pub fn synthetic_rows(prepared: LazyFrame) -> Result<u64> {
-    let df = prepared
-        .select([Column::Synthetic
+/// Rows made by `remis generate` (tag `Synthetic`), and rows with
+/// duplicate marks (`classify --dedup`), among all rows read.
+pub fn marks_query(lf: LazyFrame) -> LazyFrame {
+    lf.select([
+        Column::Synthetic
             .col()
             .cast(DataType::UInt64)
             .sum()
-            .alias("n")])
-        .collect()?;
-    Ok(df.column("n")?.get(0)?.extract::<u64>().unwrap_or(0))
+            .alias("synthetic"),
+        Column::Duplicate
+            .col()
+            .is_not_null()
+            .cast(DataType::UInt64)
+            .sum()
+            .alias("marked"),
+    ])
 }
 
-/// One cell of the aggregated cube: games used, by band, year, result kind,
+/// (synthetic rows, rows with duplicate marks).
+pub fn marks_from(df: &DataFrame) -> Result<(u64, u64)> {
+    let get =
+        |name: &str| -> Result<u64> { Ok(df.column(name)?.get(0)?.extract::<u64>().unwrap_or(0)) };
+    Ok((get("synthetic")?, get("marked")?))
+}
+
+/// One cell of the draw cube: games used, by band, year, result kind,
 /// draw type and (for draws) the number of moves.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct CubeKey {
+    pub band: Band,
+    pub year: Option<i16>,
+    pub is_draw: bool,
+    pub draw_type: Option<String>,
+    pub moves: Option<u32>,
+}
+
+/// A cube cell with its games.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CubeRow {
     pub band: Band,
@@ -470,62 +540,64 @@ pub struct CubeRow {
     pub games: u64,
 }
 
-pub fn cube(prepared: LazyFrame) -> Result<Vec<CubeRow>> {
-    let df = prepared
-        .filter(col("reason").eq(lit(USED)))
-        .with_column(
-            when(col("is_draw"))
-                .then(Column::Moves.col())
-                .otherwise(lit(NULL).cast(DataType::UInt32))
-                .alias("draw_moves"),
-        )
-        .group_by([
-            col("band"),
-            Column::Year.col(),
-            col("is_draw"),
-            Column::DrawType.col(),
-            col("draw_moves"),
-        ])
-        .agg([len().cast(DataType::UInt64).alias("games")])
-        .collect()?;
-    let band = df.column("band")?.i32()?;
-    let year = df.column("year")?.i16()?;
-    let is_draw = df.column("is_draw")?.bool()?;
-    let draw_type = df.column("draw_type")?.str()?;
+/// The cube's cells as rows.
+pub fn cube_rows(cube: &BTreeMap<CubeKey, u64>) -> Vec<CubeRow> {
+    cube.iter()
+        .map(|(k, &games)| CubeRow {
+            band: k.band,
+            year: k.year,
+            is_draw: k.is_draw,
+            draw_type: k.draw_type.clone(),
+            moves: k.moves,
+            games,
+        })
+        .collect()
+}
+
+/// The draw cube of the used rows.
+pub fn cube_query(used: LazyFrame) -> LazyFrame {
+    used.with_column(
+        when(col(IS_DRAW))
+            .then(Column::Moves.col())
+            .otherwise(lit(NULL).cast(DataType::UInt32))
+            .alias("draw_moves"),
+    )
+    .group_by([
+        col(BAND),
+        Column::Year.col(),
+        col(IS_DRAW),
+        Column::DrawType.col(),
+        col("draw_moves"),
+    ])
+    .agg([len().cast(DataType::UInt64).alias("games")])
+}
+
+pub fn cube_from(df: &DataFrame) -> Result<BTreeMap<CubeKey, u64>> {
+    let band = df.column(BAND)?.i32()?;
+    let year = df.column(Column::Year.name())?.i16()?;
+    let is_draw = df.column(IS_DRAW)?.bool()?;
+    let draw_type = df.column(Column::DrawType.name())?.str()?;
     let moves = df.column("draw_moves")?.u32()?;
     let games = df.column("games")?.u64()?;
-    Ok((0..df.height())
-        .map(|i| CubeRow {
+    let mut out = BTreeMap::new();
+    for i in 0..df.height() {
+        let key = CubeKey {
             band: band_of_row(band.get(i)),
             year: year.get(i),
             is_draw: is_draw.get(i).unwrap_or(false),
             draw_type: draw_type.get(i).map(str::to_string),
             moves: moves.get(i),
-            games: games.get(i).unwrap_or(0),
-        })
-        .collect())
+        };
+        *out.entry(key).or_insert(0) += games.get(i).unwrap_or(0);
+    }
+    Ok(out)
 }
 
-/// `--dedup` needs tables classified with `--dedup`: otherwise every
-/// `duplicate` is null and nothing would be left out, silently.
-pub fn ensure_dedup_marks(tables: &[PathBuf]) -> Result<()> {
-    for table in tables {
-        let marked = scan_one(table)?
-            .select([Column::Duplicate.col().is_not_null().sum().alias("marked")])
-            .collect()?;
-        let marked = marked
-            .column("marked")?
-            .get(0)?
-            .extract::<u64>()
-            .unwrap_or(0);
-        if marked == 0 {
-            bail!(
-                "{}: no duplicate marks; classify with `remis classify --dedup` to use --dedup",
-                table.display()
-            );
-        }
-    }
-    Ok(())
+/// The coverage as a list, largest first (ties by name).
+pub fn coverage_list(coverage: &BTreeMap<String, u64>) -> Vec<(String, u64)> {
+    let mut list: Vec<(String, u64)> = coverage.iter().map(|(r, &n)| (r.clone(), n)).collect();
+    list.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    list
 }
 
 #[cfg(test)]

@@ -42,6 +42,11 @@ pub struct Args {
     /// one by one. `remis report DIR` reads them all.
     #[arg(long, conflicts_with = "dedup")]
     shard_per_input: bool,
+    /// Write no summary file beside the table (`remis summarize` can write
+    /// it later). By default each table gets the summary that `report`,
+    /// `stats`, `sofia` and `scoring` read without filters.
+    #[arg(long)]
+    no_summary: bool,
     /// Largest game read, in bytes; a longer game becomes an invalid row
     /// with its tags.
     #[arg(long, default_value_t = Limits::default().max_game_bytes)]
@@ -147,9 +152,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         },
         resolver: args.san_resolver,
     };
+    let summarize = !args.no_summary;
     if !args.shard_per_input {
         let out = table_path(&args.out)?;
         let damaged = classify_into(&inputs, &out, &options)?;
+        if summarize {
+            write_summary(&out)?;
+        }
         return Ok(exit(damaged, args.allow_damaged));
     }
     // One shard per input: each written (or failed) on its own.
@@ -169,7 +178,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let (mut damaged, mut failed) = (false, Vec::new());
     for input in &inputs {
         let out = args.out.join(format!("{}.parquet", shard_name(input)));
-        match classify_into(std::slice::from_ref(input), &out, &options) {
+        let written = classify_into(std::slice::from_ref(input), &out, &options).and_then(|d| {
+            if summarize {
+                write_summary(&out).map(|()| d)
+            } else {
+                Ok(d)
+            }
+        });
+        match written {
             Ok(d) => damaged |= d,
             Err(e) => {
                 eprintln!("remis: error: {}: {e:#}", input.name());
@@ -186,6 +202,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
     }
     Ok(exit(damaged, args.allow_damaged))
+}
+
+/// Writes the table's summary for the default filters, the one reading
+/// commands without filters use.
+fn write_summary(table: &std::path::Path) -> Result<()> {
+    let settings = remis::analysis::Settings {
+        filters: remis::analysis::Filters::default(),
+        patterns: remis::study::EventPatterns::default(),
+        catalogue: remis::study::events::EventCatalogue::built_in(),
+    };
+    let config = settings.config();
+    let counts = remis::analysis::summarize_rows(table, &config)
+        .with_context(|| format!("summarizing {}", table.display()))?;
+    remis::analysis::summary::write(table, &config, &counts)?;
+    Ok(())
 }
 
 fn exit(damaged: bool, allow_damaged: bool) -> ExitCode {

@@ -3,7 +3,10 @@
 use anyhow::{Context, Result, bail};
 use regex::Regex;
 
-use remis::analysis::Filters;
+use std::path::PathBuf;
+
+use remis::analysis::{self, Filters, Loaded, Settings, Source};
+use remis::study::events::EventCatalogue;
 use remis::study::{BandScheme, EloBasis, EventPatterns};
 
 #[derive(clap::Args, Clone, Debug)]
@@ -88,6 +91,16 @@ impl FilterArgs {
         }
     }
 
+    /// The filters, event patterns and catalogue (`path`, or the one
+    /// built into remis) of a command.
+    pub fn settings(&self, catalogue_path: Option<&PathBuf>) -> Result<Settings> {
+        Ok(Settings {
+            filters: self.filters()?,
+            patterns: self.event_patterns()?,
+            catalogue: catalogue(catalogue_path)?,
+        })
+    }
+
     pub fn filters(&self) -> Result<Filters> {
         Ok(Filters {
             years: self.years.as_deref().map(parse_years).transpose()?,
@@ -106,4 +119,54 @@ impl FilterArgs {
             short_draws: [self.short_draw_moves[0], self.short_draw_moves[1]],
         })
     }
+}
+
+/// The catalogue in `path`, or the one built into remis.
+pub fn catalogue(path: Option<&PathBuf>) -> Result<EventCatalogue> {
+    let Some(path) = path else {
+        return Ok(EventCatalogue::built_in());
+    };
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    EventCatalogue::from_toml(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+}
+
+/// How a reading command gets each table's counts.
+#[derive(clap::Args, Clone, Debug)]
+pub struct SourceArgs {
+    /// Where each table's counts come from: its summary file when a current
+    /// one exists for these settings, else its rows (auto); always the rows;
+    /// or only summary files, reading no rows at all.
+    #[arg(long, value_enum, default_value_t = Source::Auto)]
+    pub source: Source,
+}
+
+/// The merged counts of the tables; summary files that could not be used
+/// are named on standard error.
+pub fn load(tables: &[PathBuf], settings: &Settings, source: &SourceArgs) -> Result<Loaded> {
+    let loaded = analysis::load(tables, &settings.config(), source.source)?;
+    for warning in &loaded.warnings {
+        eprintln!("remis: warning: {warning}");
+    }
+    Ok(loaded)
+}
+
+/// Where a report's counts came from, in words, for its provenance.
+pub fn counts_from(loaded: &Loaded) -> String {
+    let tables = loaded.tables.len();
+    match loaded.from_summaries {
+        0 => format!("read from the rows of {tables} table{}", plural(tables)),
+        n if n == tables => format!(
+            "read from the summary files of {tables} table{}",
+            plural(tables)
+        ),
+        n => format!(
+            "read from the summary files of {n} and the rows of {} of {tables} tables",
+            tables - n
+        ),
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }

@@ -5,3 +5,4 @@ pub mod report;
 pub mod scoring;
 pub mod sofia;
 pub mod stats;
+pub mod summarize;

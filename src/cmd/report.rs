@@ -5,7 +5,7 @@ use std::{path::PathBuf, process::ExitCode};
 
 use anyhow::{Context, Result};
 
-use super::filters::FilterArgs;
+use super::filters::{FilterArgs, SourceArgs};
 use remis::analysis;
 use remis::render::html;
 
@@ -29,17 +29,16 @@ pub struct Args {
     chart_bands: usize,
     #[command(flatten)]
     filters: FilterArgs,
+    #[command(flatten)]
+    source: SourceArgs,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let filters = args.filters.filters()?;
-    let patterns = args.filters.event_patterns()?;
-    let catalogue = args
-        .events
-        .as_ref()
-        .map(|path| super::sofia::catalogue(Some(path)))
-        .transpose()?;
-    let report = analysis::report(&args.tables, &filters, &patterns, catalogue.as_ref())?;
+    let settings = args.filters.settings(args.events.as_ref())?;
+    let filters = &settings.filters;
+    let loaded = super::filters::load(&args.tables, &settings, &args.source)?;
+    let report = analysis::report(&loaded, &settings.config(), args.events.is_some());
+    let counts_from = super::filters::counts_from(&loaded);
     let inputs: Vec<String> = report
         .aggregate
         .tables
@@ -52,6 +51,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             inputs: &inputs,
             filters: &filters.describe(),
             generated_by: concat!("remis ", env!("CARGO_PKG_VERSION")),
+            counts_from: &counts_from,
             short_draws: filters.short_draws,
             chart_bands: args.chart_bands,
         },

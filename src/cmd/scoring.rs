@@ -5,8 +5,8 @@ use std::{io::Write, path::PathBuf, process::ExitCode};
 
 use anyhow::Result;
 
-use super::filters::FilterArgs;
-use remis::analysis::{scoring, table as query};
+use super::filters::{FilterArgs, SourceArgs};
+use remis::analysis::scoring;
 use remis::render::text::{self, Format};
 
 #[derive(clap::Args)]
@@ -19,24 +19,21 @@ pub struct Args {
     format: Format,
     #[command(flatten)]
     filters: FilterArgs,
+    #[command(flatten)]
+    source: SourceArgs,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let filters = args.filters.filters()?;
-    let tables = query::table_paths(&args.tables)?;
-    if filters.dedup {
-        query::ensure_dedup_marks(&tables)?;
-    }
-    let prepared = query::prepare(
-        query::scan(&tables)?,
-        &filters,
-        &args.filters.event_patterns()?,
-    )?;
-    let study = scoring::scoring_study(prepared)?;
+    let settings = args.filters.settings(None)?;
+    let loaded = super::filters::load(&args.tables, &settings, &args.source)?;
+    let study = scoring::scoring_study(&loaded.summary.scoring);
     let mut out = std::io::stdout().lock();
     if args.format == Format::Json {
         let json = serde_json::json!({
             "events": study.events,
+            "large_events_left_out": study.large_events,
+            "large_event_games_left_out": study.large_event_games,
+            "standings_max_games": scoring::STANDINGS_MAX_GAMES,
             "plus_remise_draws": study.plus_remise_draws.iter().map(|((winner, rule), n)| {
                 serde_json::json!({"winner": winner, "rule": rule,
                                    "rule_name": scoring::rule_name(*rule), "games": n})
@@ -73,6 +70,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "event standings ({} events, by Event tag and year), against classical scoring:",
         study.events
     )?;
+    if study.large_events > 0 {
+        writeln!(
+            out,
+            "  not ranked: {} events of more than {} games ({} games), pools rather than events",
+            study.large_events,
+            scoring::STANDINGS_MAX_GAMES,
+            study.large_event_games
+        )?;
+    }
     for (system, change) in &study.changes {
         writeln!(
             out,

@@ -3,14 +3,13 @@
 
 use std::{io::Write, path::PathBuf, process::ExitCode};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
-use super::filters::FilterArgs;
+use super::filters::{FilterArgs, SourceArgs};
 use remis::analysis::rule_study::{self, Measure};
-use remis::analysis::table as query;
 use remis::render::text::{self, Format};
 use remis::rules::DrawType;
-use remis::study::{Proportion, events::EventCatalogue};
+use remis::study::Proportion;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -26,16 +25,8 @@ pub struct Args {
     format: Format,
     #[command(flatten)]
     filters: FilterArgs,
-}
-
-/// The catalogue in `path`, or the one built into remis.
-pub fn catalogue(path: Option<&PathBuf>) -> Result<EventCatalogue> {
-    let Some(path) = path else {
-        return Ok(EventCatalogue::built_in());
-    };
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    EventCatalogue::from_toml(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+    #[command(flatten)]
+    source: SourceArgs,
 }
 
 fn effect_json(e: Option<&rule_study::Effect>) -> serde_json::Value {
@@ -100,15 +91,14 @@ fn study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let filters = args.filters.filters()?;
-    let patterns = args.filters.event_patterns()?;
-    let catalogue = catalogue(args.events.as_ref())?;
-    let tables = query::table_paths(&args.tables)?;
-    let prepared = query::prepare(query::scan(&tables)?, &filters, &patterns)?;
-    if filters.dedup {
-        query::ensure_dedup_marks(&tables)?;
-    }
-    let study = rule_study::rule_study(prepared, &catalogue, &patterns, filters.short_draws)?;
+    let settings = args.filters.settings(args.events.as_ref())?;
+    let loaded = super::filters::load(&args.tables, &settings, &args.source)?;
+    let study = rule_study::rule_study(
+        &loaded.summary.rule_study,
+        &settings.catalogue,
+        &settings.patterns,
+        settings.filters.short_draws,
+    );
     let mut out = std::io::stdout().lock();
     if args.format == Format::Json {
         serde_json::to_writer_pretty(&mut out, &study_json(&study))?;
@@ -119,7 +109,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         writeln!(
             out,
             "no games of the catalogue's events in these tables ({})",
-            filters.describe().join(", ")
+            settings.filters.describe().join(", ")
         )?;
         return Ok(ExitCode::SUCCESS);
     }

@@ -5,10 +5,10 @@ use std::{io::Write, path::PathBuf, process::ExitCode};
 
 use anyhow::Result;
 
-use super::filters::FilterArgs;
+use super::filters::{FilterArgs, SourceArgs};
 use remis::analysis::draws::DrawStats;
 use remis::analysis::{
-    self, games,
+    self, Aggregate, games,
     outcomes::{self, OutcomeCounts, Outcomes},
 };
 use remis::render::text::{Cell, Format, Table};
@@ -54,6 +54,8 @@ pub struct Args {
     audit: bool,
     #[command(flatten)]
     filters: FilterArgs,
+    #[command(flatten)]
+    source: SourceArgs,
 }
 
 fn share(p: &Proportion) -> [Cell; 3] {
@@ -255,10 +257,12 @@ fn clocks_table(c: &games::Clocks) -> Table {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let filters = args.filters.filters()?;
-    let patterns = args.filters.event_patterns()?;
+    let settings = args.filters.settings(None)?;
+    let filters = &settings.filters;
     let view = if args.audit { View::Audit } else { args.view };
-    let aggregate = analysis::aggregate(&args.tables, &filters, &patterns)?;
+    let loaded = super::filters::load(&args.tables, &settings, &args.source)?;
+    let summary = &loaded.summary;
+    let aggregate = Aggregate::of(&loaded);
     if aggregate.stats.games == 0 {
         eprintln!(
             "remis: no games matched ({})",
@@ -266,19 +270,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
     }
     let scheme = &filters.bands;
-    let prepared = || aggregate.prepared.clone();
     let table = match view {
         View::Audit => {
-            let audit = analysis::audit::audit(prepared())?;
-            print_audit(&audit, args.format)?;
+            print_audit(&summary.audit, args.format)?;
             return Ok(ExitCode::SUCCESS);
         }
         View::Draws => draws_table(&aggregate.stats, scheme, args.by_band),
-        View::Outcomes => outcomes_table(&outcomes::outcomes(prepared())?, scheme, args.by_band),
-        View::Gap => gap_table(&games::rating_gap(prepared(), scheme)?, scheme),
-        View::Openings => openings_table(&games::openings(prepared(), analysis::TOP_OPENINGS)?),
-        View::TimeClasses => time_classes_table(&games::time_classes(prepared())?, scheme),
-        View::Clocks => clocks_table(&games::clocks(prepared())?),
+        View::Outcomes => {
+            outcomes_table(&outcomes::outcomes(&summary.outcomes), scheme, args.by_band)
+        }
+        View::Gap => gap_table(&summary.rating_gap, scheme),
+        View::Openings => {
+            openings_table(&games::openings(&summary.openings, analysis::TOP_OPENINGS))
+        }
+        View::TimeClasses => time_classes_table(&summary.time_classes, scheme),
+        View::Clocks => clocks_table(&summary.clocks),
     };
     let mut out = std::io::stdout().lock();
     table.write(&mut out, args.format)?;

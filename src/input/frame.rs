@@ -492,12 +492,10 @@ fn tag_names(line: &[u8], pairs: &mut Vec<TagPair>, names: &mut Vec<u64>) -> boo
     if !tag_pairs(line, pairs) {
         return false;
     }
-    names.extend(pairs.iter().map(|(name, _)| fnv1a(&line[name.clone()])));
+    names.extend(
+        pairs
+            .iter()
+            .map(|(name, _)| crate::fnv::fnv1a(&line[name.clone()])),
+    );
     true
-}
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }

@@ -15,6 +15,8 @@ pub struct PageInfo<'a> {
     pub inputs: &'a [String],
     pub filters: &'a [String],
     pub generated_by: &'a str,
+    /// How the counts were read: from the rows or from summary files.
+    pub counts_from: &'a str,
     /// The two short-draw limits, in moves (default 20 and 30).
     pub short_draws: [u32; 2],
     /// At most this many bands get a line in the by-year chart.
@@ -137,7 +139,14 @@ pub fn render(
     for input in info.inputs {
         let _ = write!(h, "<li>{}</li>", escape(input));
     }
-    h.push_str("</ul></details>\n</section>\n");
+    h.push_str("</ul></details>\n");
+    // The one line that says how the counts were read: a report from
+    // summary files equals the report from rows but for this line.
+    let _ = writeln!(
+        h,
+        "<p class=\"muted\" id=\"counts-from\">Counts {}.</p>\n</section>",
+        escape(info.counts_from)
+    );
 
     // 2. Draw rate by year.
     let years_svg = charts::rate_by_year(stats, scheme, info.chart_bands)?;
@@ -496,6 +505,17 @@ fn scoring_section(h: &mut String, study: &crate::analysis::scoring::ScoringStud
         );
     }
     h.push_str("</table>\n");
+    if study.large_events > 0 {
+        let _ = writeln!(
+            h,
+            "<p class=\"caption\" id=\"large-events\">Not ranked: {} events of more than {} games ({} games in all), \
+             such as lichess's “Rated Blitz game”, which are pools of unrelated games rather than events, and \
+             whose standings would grow with the data.</p>",
+            thousands(study.large_events),
+            thousands(crate::analysis::scoring::STANDINGS_MAX_GAMES),
+            thousands(study.large_event_games)
+        );
+    }
     if study.changes.values().any(|c| !c.examples.is_empty()) {
         h.push_str(
             "<h3>Events whose winner changes</h3>\n<table><tr><th class=\"l\">System</th>\

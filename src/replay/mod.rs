@@ -2,10 +2,12 @@
 //! each game into a [`GameRecord`], with the rules of [`crate::rules`]
 //! applied to its final position.
 
+mod platform;
 mod san;
 mod text;
 mod time_control;
 
+pub use platform::Platform;
 pub use text::{Field, GameText};
 pub use time_control::TimeClass;
 
@@ -18,6 +20,7 @@ use shakmaty::{
     san::{San, SanError},
 };
 
+use crate::fnv;
 use crate::input::{
     Chunk, GameSpan, Limits,
     pgn::{self, SyntaxError},
@@ -123,7 +126,7 @@ impl GameRecord {
             dead: None,
             flag_opponent: None,
             clocks: [None, None],
-            movetext_hash: FNV_OFFSET,
+            movetext_hash: fnv::OFFSET,
         }
     }
 
@@ -198,13 +201,6 @@ fn parse_elo(value: &[u8]) -> Option<u16> {
         .iter()
         .fold(0u16, |n, &d| n * 10 + u16::from(d - b'0'));
     (1..4000).contains(&elo).then_some(elo)
-}
-
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
-
-fn mix(hash: u64, value: u64) -> u64 {
-    (hash ^ value).wrapping_mul(FNV_PRIME)
 }
 
 /// Which code turns SAN into moves. Both give the same move or the same
@@ -402,7 +398,7 @@ impl GameReplayer {
             .then_some((0, Event::SeventyFiveMoves));
         if self.record.text.get(Field::StartFen).is_some() {
             let start = rules::position_hash(&self.pos);
-            self.record.movetext_hash = mix(self.record.movetext_hash, start);
+            self.record.movetext_hash = fnv::mix(self.record.movetext_hash, start);
         }
         Ok(())
     }
@@ -593,7 +589,7 @@ impl Visitor for GameReplayer {
         self.history.push(&self.pos, irreversible);
         let record = &mut self.record;
         record.plies += 1;
-        record.movetext_hash = mix(record.movetext_hash, move_code(m));
+        record.movetext_hash = fnv::mix(record.movetext_hash, move_code(m));
         // 9.6: a fivefold repetition or 75 moves end the game at once, even
         // when nobody noticed and play went on; a mate on that move wins
         // (9.6.2). Fivefold needs at least 16 reversible plies.

@@ -19,7 +19,9 @@ pub struct BandScheme {
 }
 
 /// A rating band, or the band of games without both ratings.
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash, Ord, PartialOrd, serde::Serialize)]
+#[derive(
+    Copy, Clone, Debug, Eq, PartialEq, Hash, Ord, PartialOrd, serde::Serialize, serde::Deserialize,
+)]
 pub enum Band {
     Rated(u16),
     Unrated,

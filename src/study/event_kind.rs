@@ -38,6 +38,8 @@ impl EventKind {
 /// Name patterns, tried in order; the first match decides.
 pub struct EventPatterns {
     patterns: Vec<(EventKind, Regex)>,
+    /// A hash of the TOML text they were read from.
+    source_hash: u64,
 }
 
 /// The patterns built into the binary: `data/event_patterns.toml` as
@@ -77,7 +79,15 @@ impl EventPatterns {
                 Ok((kind, re))
             })
             .collect::<Result<_, String>>()?;
-        Ok(EventPatterns { patterns })
+        Ok(EventPatterns {
+            patterns,
+            source_hash: crate::fnv::fnv1a(text.as_bytes()),
+        })
+    }
+
+    /// Identifies the pattern file: equal texts, equal hashes.
+    pub fn source_hash(&self) -> u64 {
+        self.source_hash
     }
 
     pub fn kind(&self, event: &str) -> Option<EventKind> {

@@ -108,6 +108,8 @@ impl EventRules {
 
 pub struct EventCatalogue {
     entries: Vec<(Regex, Option<Regex>, [i16; 2], EventRules)>,
+    /// A hash of the TOML text it was read from.
+    source_hash: u64,
 }
 
 fn case_insensitive(pattern: &str) -> Result<Regex, String> {
@@ -190,7 +192,21 @@ impl EventCatalogue {
                 ))
             })
             .collect::<Result<_, String>>()?;
-        Ok(EventCatalogue { entries })
+        Ok(EventCatalogue {
+            entries,
+            source_hash: crate::fnv::fnv1a(text.as_bytes()),
+        })
+    }
+
+    /// Identifies the catalogue file: equal texts, equal hashes.
+    pub fn source_hash(&self) -> u64 {
+        self.source_hash
+    }
+
+    /// Whether some entry's event pattern matches this event name (at some
+    /// site and year): only such events can enter a rule study.
+    pub fn names_event(&self, event: &str) -> bool {
+        self.entries.iter().any(|(name, ..)| name.is_match(event))
     }
 
     /// The rules of the first entry matching a game's event, site and year.

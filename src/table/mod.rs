@@ -6,7 +6,7 @@ use std::{fs::File, path::Path};
 use polars::polars_utils::compression::ZstdLevel;
 use polars::prelude::*;
 
-use crate::replay::{Field, GameRecord, TimeClass};
+use crate::replay::{Field, GameRecord, Platform, TimeClass};
 use crate::rules::{BoardFacts, DrawType, GameResult};
 use crate::schema::Column;
 use shakmaty::Color;
@@ -24,6 +24,7 @@ pub struct TableBuilder {
     white_elo: PrimitiveChunkedBuilder<UInt16Type>,
     black_elo: PrimitiveChunkedBuilder<UInt16Type>,
     time_class: StringChunkedBuilder,
+    platform: StringChunkedBuilder,
     white_clock: PrimitiveChunkedBuilder<Float32Type>,
     black_clock: PrimitiveChunkedBuilder<Float32Type>,
     variant: StringChunkedBuilder,
@@ -122,6 +123,7 @@ impl TableBuilder {
             white_elo: numbers(Column::WhiteElo, c),
             black_elo: numbers(Column::BlackElo, c),
             time_class: strings(Column::TimeClass, c),
+            platform: strings(Column::Platform, c),
             white_clock: numbers(Column::WhiteClock, c),
             black_clock: numbers(Column::BlackClock, c),
             variant: strings(Column::Variant, c),
@@ -191,6 +193,12 @@ impl TableBuilder {
                 .get(Field::TimeControl)
                 .and_then(TimeClass::from_time_control)
                 .map(TimeClass::as_str),
+        );
+        self.platform.append_option(
+            g.text
+                .get(Field::Site)
+                .and_then(Platform::from_site)
+                .map(Platform::as_str),
         );
         self.white_clock.append_option(g.clocks[0]);
         self.black_clock.append_option(g.clocks[1]);
@@ -264,6 +272,7 @@ impl TableBuilder {
             full.white_elo.finish().into_column(),
             full.black_elo.finish().into_column(),
             full.time_class.finish().into_column(),
+            full.platform.finish().into_column(),
             full.white_clock.finish().into_column(),
             full.black_clock.finish().into_column(),
             full.variant.finish().into_column(),

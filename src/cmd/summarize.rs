@@ -1,0 +1,47 @@
+//! `remis summarize TABLE...`: writes each table's summary file beside
+//! it, for the filters given, so that `report`, `stats`, `sofia` and
+//! `scoring` with the same filters read a small file per table instead of
+//! its rows. `remis classify` writes the summary for the default filters
+//! itself.
+
+use std::{path::PathBuf, process::ExitCode};
+
+use anyhow::Result;
+
+use super::filters::FilterArgs;
+use remis::analysis::{self, summary, table};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Output folders of `remis classify`, `games.parquet` files, dataset
+    /// folders of shards, or patterns such as `tables/2024-*.parquet`.
+    #[arg(required = true)]
+    tables: Vec<PathBuf>,
+    /// The rule catalogue whose events the summary counts (TOML, like
+    /// data/events.toml); default: the catalogue built into remis.
+    #[arg(long)]
+    events: Option<PathBuf>,
+    /// Summarize again even where a current summary exists.
+    #[arg(long)]
+    force: bool,
+    #[command(flatten)]
+    filters: FilterArgs,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let settings = args.filters.settings(args.events.as_ref())?;
+    let config = settings.config();
+    let (mut written, mut current) = (0, 0);
+    for table in table::table_paths(&args.tables)? {
+        if !args.force && summary::read(&table, &config).is_ok() {
+            current += 1;
+            continue;
+        }
+        let counts = analysis::summarize_rows(&table, &config)?;
+        let path = summary::write(&table, &config, &counts)?;
+        eprintln!("remis: {} rows -> {}", counts.rows(), path.display());
+        written += 1;
+    }
+    eprintln!("remis: {written} summaries written, {current} already current");
+    Ok(ExitCode::SUCCESS)
+}

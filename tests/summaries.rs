@@ -1,0 +1,325 @@
+//! Summaries that merge (issue 17): a dataset's report, `stats`, `sofia`
+//! and `scoring` are made from small per-table summary files, and equal
+//! those made from the rows. The sample's games are classified once as one
+//! table and once as shards of a dataset; every output must agree, and a
+//! summary file that cannot be trusted is refused with its path named.
+
+use std::path::{Path, PathBuf};
+
+use remis::analysis::{self, Merge, Settings, Summary, summary};
+
+mod common;
+use common::{remis, scratch, succeeded};
+
+/// The sample's PGN text, cut into `parts` files of whole games in order.
+fn sample_in_parts(dir: &Path, parts: usize) -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let packed = std::fs::read(root.join("data/lichess-sample.pgn.zst")).unwrap();
+    let text = String::from_utf8(zstd::decode_all(packed.as_slice()).unwrap()).unwrap();
+    let games: Vec<&str> = text
+        .split("\n\n[Event ")
+        .filter(|g| !g.trim().is_empty())
+        .collect();
+    assert!(games.len() > 3000, "{} games", games.len());
+    let per_part = games.len().div_ceil(parts);
+    games
+        .chunks(per_part)
+        .enumerate()
+        .map(|(i, chunk)| {
+            let mut out = String::new();
+            for (k, game) in chunk.iter().enumerate() {
+                if i > 0 || k > 0 {
+                    out.push_str("[Event ");
+                }
+                out.push_str(game.trim_end());
+                out.push_str("\n\n");
+            }
+            let path = dir.join(format!("part-{i}.pgn"));
+            std::fs::write(&path, out).unwrap();
+            path
+        })
+        .collect()
+}
+
+/// The sample as one table and as a dataset of `parts` shards, each with
+/// the summary `classify` writes.
+fn one_and_sharded(name: &str, parts: usize) -> (PathBuf, PathBuf, PathBuf) {
+    let dir = scratch(name);
+    let inputs = dir.join("pgn");
+    std::fs::create_dir_all(&inputs).unwrap();
+    sample_in_parts(&inputs, parts);
+    let one = dir.join("one");
+    let shards = dir.join("shards");
+    succeeded(
+        remis()
+            .args(["classify", "--out"])
+            .arg(&one)
+            .arg(&inputs)
+            .output()
+            .unwrap(),
+    );
+    succeeded(
+        remis()
+            .args(["classify", "--shard-per-input", "--out"])
+            .arg(&shards)
+            .arg(&inputs)
+            .output()
+            .unwrap(),
+    );
+    (dir, one, shards)
+}
+
+fn report(tables: &Path, out: &Path, extra: &[&str]) -> (String, String) {
+    let output = succeeded(
+        remis()
+            .arg("report")
+            .arg(tables)
+            .arg("--out")
+            .arg(out)
+            .args(extra)
+            .output()
+            .unwrap(),
+    );
+    (
+        std::fs::read_to_string(out).unwrap(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// The page without its one provenance line that says how counts were
+/// read, and without the list of input tables.
+fn without_provenance(page: &str) -> String {
+    let mut out = String::new();
+    let mut rest = page;
+    while let Some(at) = rest.find("<p class=\"muted\" id=\"counts-from\">") {
+        out.push_str(&rest[..at]);
+        let end = rest[at..].find("</p>").unwrap() + at + 4;
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    let (Some(a), Some(b)) = (
+        out.find("<details><summary>Input tables"),
+        out.find("</details>"),
+    ) else {
+        return out;
+    };
+    format!("{}{}", &out[..a], &out[b..])
+}
+
+fn counts_line(page: &str) -> &str {
+    let at = page.find("id=\"counts-from\">").unwrap();
+    let rest = &page[at..];
+    &rest[..rest.find("</p>").unwrap()]
+}
+
+#[test]
+fn the_report_from_shard_summaries_equals_the_report_from_rows() {
+    let (dir, one, shards) = one_and_sharded("report", 4);
+    let shard_files: Vec<_> = std::fs::read_dir(&shards)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        shard_files
+            .iter()
+            .filter(|n| n.ends_with(".parquet"))
+            .count(),
+        4
+    );
+    assert_eq!(
+        shard_files
+            .iter()
+            .filter(|n| n.contains(".summary-"))
+            .count(),
+        4,
+        "{shard_files:?}"
+    );
+
+    let (rows, _) = report(&one, &dir.join("rows.html"), &["--source", "rows"]);
+    let (from_one, _) = report(&one, &dir.join("one.html"), &[]);
+    let (from_shards, _) = report(
+        &shards,
+        &dir.join("shards.html"),
+        &["--source", "summaries"],
+    );
+    let (shard_rows, _) = report(&shards, &dir.join("shard-rows.html"), &["--source", "rows"]);
+    assert!(counts_line(&rows).contains("from the rows of 1 table"));
+    assert!(counts_line(&from_one).contains("from the summary files of 1 table"));
+    assert!(counts_line(&from_shards).contains("from the summary files of 4 tables"));
+    assert!(counts_line(&shard_rows).contains("from the rows of 4 tables"));
+    // Byte for byte but for the provenance lines.
+    assert!(rows.len() > 10_000, "{} bytes", rows.len());
+    assert_eq!(without_provenance(&rows), without_provenance(&from_one));
+    assert_eq!(without_provenance(&rows), without_provenance(&from_shards));
+    assert_eq!(without_provenance(&rows), without_provenance(&shard_rows));
+    // One table against itself: only the counts line differs.
+    assert_ne!(rows, from_one);
+
+    // With filters the default summaries do not hold, the rows are read.
+    let filtered = ["--years", "2020-2022", "--time-class", "blitz"];
+    let (a, _) = report(&one, &dir.join("f1.html"), &filtered);
+    let (b, _) = report(&shards, &dir.join("f2.html"), &filtered);
+    assert!(counts_line(&b).contains("from the rows of 4 tables"));
+    assert_eq!(without_provenance(&a), without_provenance(&b));
+    // remis summarize writes them; then no rows are read.
+    let mut summarize = remis();
+    summarize.arg("summarize").arg(&shards).args(filtered);
+    succeeded(summarize.output().unwrap());
+    let mut args = filtered.to_vec();
+    args.extend(["--source", "summaries"]);
+    let (c, _) = report(&shards, &dir.join("f3.html"), &args);
+    assert_eq!(without_provenance(&a), without_provenance(&c));
+}
+
+#[test]
+fn merged_summaries_equal_the_summary_of_the_union() {
+    let (_dir, one, shards) = one_and_sharded("merge", 3);
+    let settings = Settings {
+        filters: analysis::Filters::default(),
+        patterns: remis::study::EventPatterns::default(),
+        catalogue: remis::study::events::EventCatalogue::built_in(),
+    };
+    let config = settings.config();
+    let union = analysis::summarize_rows(&one.join("games.parquet"), &config).unwrap();
+    let mut merged = Summary::default();
+    for table in analysis::table::table_paths(&[shards]).unwrap() {
+        let part = summary::read(&table, &config).unwrap();
+        assert_eq!(part, analysis::summarize_rows(&table, &config).unwrap());
+        merged.absorb(part);
+    }
+    assert_eq!(merged.rows(), 3820);
+    assert!(!union.cube.is_empty() && !union.audit.mismatches.is_empty());
+    assert_eq!(merged, union);
+}
+
+#[test]
+fn every_reading_command_agrees_on_summaries_and_rows() {
+    let (_dir, one, shards) = one_and_sharded("commands", 4);
+    let run = |args: &[&str], table: &Path, source: &str| -> String {
+        let output = succeeded(
+            remis()
+                .args(args)
+                .arg(table)
+                .args(["--source", source])
+                .output()
+                .unwrap(),
+        );
+        String::from_utf8(output.stdout).unwrap()
+    };
+    for view in [
+        "draws",
+        "outcomes",
+        "gap",
+        "openings",
+        "time-classes",
+        "clocks",
+        "audit",
+    ] {
+        let args = ["stats", "--format", "json", "--view", view];
+        let rows = run(&args, &one, "rows");
+        assert_eq!(
+            rows,
+            run(&args, &shards, "summaries"),
+            "stats --view {view}"
+        );
+        assert!(rows.len() > 20, "{view}: {rows}");
+    }
+    for args in [
+        &["scoring", "--format", "json"][..],
+        &["sofia", "--format", "json"][..],
+    ] {
+        assert_eq!(
+            run(args, &one, "rows"),
+            run(args, &shards, "summaries"),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn a_summary_that_cannot_be_trusted_is_refused_by_name() {
+    let (dir, _one, shards) = one_and_sharded("refused", 2);
+    let summaries: Vec<PathBuf> = std::fs::read_dir(&shards)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains(".summary-"))
+        .collect();
+    assert_eq!(summaries.len(), 2);
+    let (truth, _) = report(&shards, &dir.join("truth.html"), &["--source", "rows"]);
+    let truth = without_provenance(&truth);
+
+    // Corrupt: not zstd at all.
+    std::fs::write(&summaries[0], b"this is not a summary").unwrap();
+    let (page, stderr) = report(&shards, &dir.join("corrupt.html"), &[]);
+    let name = summaries[0].display().to_string();
+    assert!(
+        stderr.contains(&name) && stderr.contains("not a readable remis summary"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("reading the table's rows instead"),
+        "{stderr}"
+    );
+    assert_eq!(without_provenance(&page), truth);
+    assert!(counts_line(&page).contains("summary files of 1 and the rows of 1 of 2"));
+    let strict = remis()
+        .arg("report")
+        .arg(&shards)
+        .args(["--source", "summaries", "--out"])
+        .arg(dir.join("strict.html"))
+        .output()
+        .unwrap();
+    assert_eq!(strict.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&strict.stderr).contains(&name));
+
+    // Foreign: a valid summary of other settings under this name.
+    let other = zstd::encode_all(
+        serde_json::json!({"format": "remis-summary", "version": 999, "remis": "9",
+                           "config": "other", "table": {}, "summary": {}})
+        .to_string()
+        .as_bytes(),
+        3,
+    )
+    .unwrap();
+    std::fs::write(&summaries[0], other).unwrap();
+    let (page, stderr) = report(&shards, &dir.join("foreign.html"), &[]);
+    assert!(
+        stderr.contains(&name) && stderr.contains("other settings"),
+        "{stderr}"
+    );
+    assert_eq!(without_provenance(&page), truth);
+
+    // Stale: the table changed after its summary was written.
+    succeeded(remis().arg("summarize").arg(&shards).output().unwrap());
+    let table = summaries[1]
+        .to_string_lossy()
+        .split(".summary-")
+        .next()
+        .map(|stem| PathBuf::from(format!("{stem}.parquet")))
+        .unwrap();
+    let bytes = std::fs::read(&table).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&table, bytes).unwrap();
+    let (page, stderr) = report(&shards, &dir.join("stale.html"), &[]);
+    assert!(
+        stderr.contains(&summaries[1].display().to_string()) && stderr.contains("changed"),
+        "{stderr}"
+    );
+    assert_eq!(without_provenance(&page), truth);
+}
+
+#[test]
+fn a_summary_survives_its_file_format() {
+    let (_dir, one, _) = one_and_sharded("roundtrip", 1);
+    let settings = Settings {
+        filters: analysis::Filters::default(),
+        patterns: remis::study::EventPatterns::default(),
+        catalogue: remis::study::events::EventCatalogue::built_in(),
+    };
+    let config = settings.config();
+    let table = one.join("games.parquet");
+    let counts = analysis::summarize_rows(&table, &config).unwrap();
+    let path = summary::write(&table, &config, &counts).unwrap();
+    assert!(path.to_string_lossy().ends_with(".json.zst"));
+    assert_eq!(summary::read(&table, &config).unwrap(), counts);
+}
