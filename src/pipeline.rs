@@ -23,7 +23,7 @@ use crate::{
     rules::{Ending, GameResult, SearchOptions},
     schema::Column,
     study::dedup::{self, Deduplicator},
-    table::{ParquetSink, ROW_GROUP_ROWS, TableBuilder},
+    table::{InputStamp, Manifest, ParquetSink, ROW_GROUP_ROWS, TableBuilder},
 };
 
 #[derive(Clone, Debug)]
@@ -115,7 +115,14 @@ pub fn classify(
         .thread_name(|i| format!("remis-replay-{i}"))
         .build()
         .context("starting the replay threads")?;
-    let mut sink = ParquetSink::create(out)?;
+    let stamps = inputs
+        .iter()
+        .map(|input| match input {
+            Input::File(path) => InputStamp::of_path(path),
+            Input::Stdin => InputStamp::stdin(),
+        })
+        .collect();
+    let mut sink = ParquetSink::create(out, &Manifest::new(stamps))?;
     let bytes_read = Arc::new(AtomicU64::new(0));
     let (chunk_tx, chunk_rx) = mpsc::sync_channel::<input::Chunk>(threads * 2);
     let (done_tx, done_rx) = mpsc::sync_channel::<Replayed>(threads * 4);

@@ -272,3 +272,304 @@ fn shards_per_input_read_back_as_one_dataset() {
     assert_eq!(before, after);
     assert_eq!(stats(shards.to_str().unwrap()), reference);
 }
+
+/// Writes a frame as Parquet with `rows_per_group` rows in each group.
+fn write_grouped(path: &Path, df: &mut DataFrame, rows_per_group: usize) {
+    ParquetWriter::new(File::create(path).unwrap())
+        .with_row_group_size(Some(rows_per_group))
+        .finish(df)
+        .unwrap();
+}
+
+#[test]
+fn a_movetext_cell_is_one_game_whatever_it_holds() {
+    // A lone CR and a tag line inside a movetext made a second, fake game
+    // when rows went through the PGN framer (issues 18 and 19).
+    let dir = scratch("cell");
+    let mut df = df!(
+        "Event" => ["one", "two", "three"],
+        "Result" => ["1-0", "1/2-1/2", "0-1"],
+        "movetext" => [
+            "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0",
+            "1. d4 d5\r[Event \"injected\"]\r\n[Result \"1-0\"]\n\n1. e4 1/2-1/2",
+            "1. f3 e5 2. g4 Qh4# 0-1",
+        ]
+    )
+    .unwrap();
+    write_grouped(&dir.join("cells.parquet"), &mut df, 2);
+    let table = classify_allowing_damage(&dir.join("cells.parquet"), &dir.join("out"));
+    assert_eq!(table.height(), 3, "one row per Parquet row");
+    assert_eq!(
+        column(&table, "event"),
+        [Some("one".into()), Some("two".into()), Some("three".into())]
+    );
+    let ending = column(&table, "ending");
+    assert_eq!(ending[0].as_deref(), Some("checkmate"));
+    assert_eq!(ending[1].as_deref(), Some("invalid"));
+    assert_eq!(ending[2].as_deref(), Some("checkmate"));
+    let error = column(&table, "error");
+    assert!(
+        error[1].as_deref().is_some_and(|e| e.contains("[Event")),
+        "{error:?}"
+    );
+}
+
+fn classify_allowing_damage(input: &Path, out: &Path) -> DataFrame {
+    let output = remis()
+        .args(["classify", "--allow-damaged", "--out"])
+        .arg(out)
+        .arg(input)
+        .output()
+        .unwrap();
+    succeeded(output);
+    read_table(&out.join("games.parquet"))
+}
+
+#[test]
+fn tag_values_keep_quotes_and_backslashes() {
+    let dir = scratch("escapes");
+    let names = [
+        r#"Cup "A" \ 2024"#,
+        r"C:\chess\games",
+        "plain",
+        r#"trailing\"#,
+    ];
+    let mut df = df!(
+        "Event" => names,
+        "Result" => ["1-0"; 4],
+        "movetext" => ["1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"; 4]
+    )
+    .unwrap();
+    write_grouped(&dir.join("escapes.parquet"), &mut df, 3);
+    let table = classify(&dir.join("escapes.parquet"), &dir.join("out"));
+    let events: Vec<Option<String>> = names.iter().map(|n| Some(n.to_string())).collect();
+    assert_eq!(column(&table, "event"), events);
+}
+
+#[test]
+fn many_small_row_groups_are_read_whole_and_in_order() {
+    // Streaming writers leave files of thousands of small groups; each
+    // group used to reopen and rescan the file (quadratic time).
+    let dir = scratch("groups");
+    let n = 3000;
+    let events: Vec<String> = (1..=n).map(|i| format!("game {i}")).collect();
+    let mut df = df!(
+        "Event" => events.clone(),
+        "Result" => vec!["0-1"; n],
+        "movetext" => vec!["1. f3 e5 2. g4 Qh4# 0-1"; n]
+    )
+    .unwrap();
+    write_grouped(&dir.join("groups.parquet"), &mut df, 7);
+    let groups = ParquetReader::new(File::open(dir.join("groups.parquet")).unwrap())
+        .get_metadata()
+        .unwrap()
+        .row_groups
+        .len();
+    assert!(groups >= n / 7, "{groups} row groups");
+    let table = classify(&dir.join("groups.parquet"), &dir.join("out"));
+    assert_eq!(table.height(), n);
+    let got: Vec<Option<String>> = column(&table, "event");
+    assert_eq!(got, events.into_iter().map(Some).collect::<Vec<_>>());
+    let numbers: Vec<u32> = table
+        .column("game_no")
+        .unwrap()
+        .u32()
+        .unwrap()
+        .iter()
+        .flatten()
+        .collect();
+    assert_eq!(numbers, (1..=n as u32).collect::<Vec<_>>());
+}
+
+/// Three months of games in the hub's layout, each month's file with the
+/// same name: `year=2025/month=0M/train-00000-of-00001.parquet`.
+fn hub_tree(dir: &Path) -> (std::path::PathBuf, Vec<std::path::PathBuf>, usize) {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/lichess-sample.pgn.zst");
+    let pgn = String::from_utf8(zstd::decode_all(File::open(sample).unwrap()).unwrap()).unwrap();
+    // Games of every year of the sample, so that a `year` read from the
+    // folder names (all 2025) instead of the rows shows.
+    let all: Vec<_> = games(&pgn)
+        .into_iter()
+        .filter(|(tags, _)| !tags.iter().any(|(n, v)| n == "Variant" && v != "Standard"))
+        .step_by(8)
+        .take(438)
+        .collect();
+    let years: std::collections::BTreeSet<&str> = all
+        .iter()
+        .filter_map(|(tags, _)| tags.iter().find(|(n, _)| n == "UTCDate"))
+        .map(|(_, v)| &v[..4])
+        .collect();
+    assert!(years.len() >= 4, "{years:?}");
+    let root = dir.join("data");
+    let mut files = Vec::new();
+    for (m, part) in all.chunks(146).enumerate() {
+        let folder = root.join(format!("year=2025/month=0{}", m + 1));
+        std::fs::create_dir_all(&folder).unwrap();
+        let file = folder.join("train-00000-of-00001.parquet");
+        write_lichess_layout(&file, part, &[]);
+        files.push(file);
+    }
+    (root, files, all.len())
+}
+
+fn rows_below(dir: &Path) -> (usize, Vec<String>) {
+    let mut tables = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "parquet") {
+                tables.push(p);
+            }
+        }
+    }
+    tables.sort();
+    let rows = tables.iter().map(|t| read_table(t).height()).sum();
+    let names = tables
+        .iter()
+        .map(|t| t.strip_prefix(dir).unwrap().display().to_string())
+        .collect();
+    (rows, names)
+}
+
+#[test]
+fn the_hub_layout_keeps_every_month_whichever_way_it_is_classified() {
+    let dir = scratch("hub");
+    let (root, files, games) = hub_tree(&dir);
+    assert_eq!(games, 438);
+    let months: Vec<String> = (1..=3)
+        .map(|m| format!("year=2025/month=0{m}/train-00000-of-00001.parquet"))
+        .collect();
+
+    // One process for the tree.
+    let one = dir.join("one");
+    succeeded(
+        remis()
+            .args(["classify", "--shard-per-input", "--out"])
+            .arg(&one)
+            .arg(&root)
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(rows_below(&one), (games, months.clone()));
+
+    // One process per file, as every Ray task runs.
+    let each = dir.join("each");
+    for file in &files {
+        succeeded(
+            remis()
+                .args(["classify", "--shard-per-input", "--out"])
+                .arg(&each)
+                .arg(file)
+                .output()
+                .unwrap(),
+        );
+    }
+    assert_eq!(rows_below(&each), (games, months.clone()));
+
+    // Both equal the single table of all three files.
+    let single = dir.join("single");
+    succeeded(
+        remis()
+            .args(["classify", "--out"])
+            .arg(&single)
+            .arg(&root)
+            .output()
+            .unwrap(),
+    );
+    let stats = |table: &Path| {
+        let output = succeeded(
+            remis()
+                .arg("stats")
+                .arg(table)
+                .args(["--format", "json", "--view", "outcomes"])
+                .output()
+                .unwrap(),
+        );
+        String::from_utf8(output.stdout).unwrap()
+    };
+    assert_eq!(stats(&one), stats(&single));
+    assert_eq!(stats(&each), stats(&single));
+}
+
+#[test]
+fn a_shard_in_the_way_is_refused_and_its_own_rerun_replaces_it() {
+    let dir = scratch("in-the-way");
+    let (_, files, _) = hub_tree(&dir);
+    let out = dir.join("ds");
+    let run = |file: &Path, extra: &[&str]| {
+        remis()
+            .args(["classify", "--shard-per-input", "--out"])
+            .arg(&out)
+            .args(extra)
+            .arg(file)
+            .output()
+            .unwrap()
+    };
+    succeeded(run(&files[0], &[]));
+    let shard = |m: usize| out.join(format!("year=2025/month=0{m}/train-00000-of-00001.parquet"));
+    // Another input's shard where month 2's goes: refused, untouched.
+    std::fs::create_dir_all(shard(2).parent().unwrap()).unwrap();
+    std::fs::copy(shard(1), shard(2)).unwrap();
+    let before = std::fs::read(shard(2)).unwrap();
+    let refused = run(&files[1], &[]);
+    assert_eq!(refused.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains(&shard(2).display().to_string()) && err.contains("came from"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(shard(2)).unwrap(), before);
+
+    // A table without a manifest in the way: refused too.
+    let mut plain = df!("white" => ["x"], "year" => [2000i16]).unwrap();
+    ParquetWriter::new(File::create(shard(2)).unwrap())
+        .finish(&mut plain)
+        .unwrap();
+    let refused = run(&files[1], &[]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("without a remis manifest"));
+
+    // A corrupt manifest: named.
+    ParquetWriter::new(File::create(shard(2)).unwrap())
+        .with_key_value_metadata(Some(KeyValueMetadata::from_static(vec![(
+            "remis.manifest".into(),
+            "{not json".into(),
+        )])))
+        .finish(&mut plain)
+        .unwrap();
+    let refused = run(&files[1], &[]);
+    assert_eq!(refused.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        err.contains(&shard(2).display().to_string()) && err.contains("manifest is corrupt"),
+        "{err}"
+    );
+
+    // Its own rerun replaces a shard; --skip-current leaves a current one.
+    std::fs::remove_file(shard(2)).unwrap();
+    succeeded(run(&files[1], &[]));
+    let written = std::fs::metadata(shard(2)).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let skipped = succeeded(run(&files[1], &["--skip-current"]));
+    assert!(String::from_utf8_lossy(&skipped.stderr).contains("already current"));
+    assert_eq!(
+        std::fs::metadata(shard(2)).unwrap().modified().unwrap(),
+        written
+    );
+    succeeded(run(&files[1], &[]));
+    assert_ne!(
+        std::fs::metadata(shard(2)).unwrap().modified().unwrap(),
+        written
+    );
+
+    // A temporary file of a dead run is removed by the next run.
+    let stale = shard(3).with_file_name(".train-00000-of-00001.parquet.4194399.tmp");
+    std::fs::create_dir_all(stale.parent().unwrap()).unwrap();
+    std::fs::write(&stale, b"half a table").unwrap();
+    let cleaned = succeeded(run(&files[2], &[]));
+    assert!(!stale.exists());
+    assert!(String::from_utf8_lossy(&cleaned.stderr).contains("left by an interrupted run"));
+}

@@ -84,6 +84,7 @@ fn chunked(bytes: &[u8], target: usize, limits: Limits) -> Vec<GameRecord> {
             games,
             damage: None,
             last,
+            tags: None,
         };
         GameReplayer::with_limits(limits).replay_chunk(&chunk, &mut records);
         true

@@ -230,8 +230,17 @@ pub fn scan_one(path: &Path) -> Result<LazyFrame> {
         );
     }
     let name = path.to_string_lossy().into_owned();
-    let scanned =
-        LazyFrame::scan_parquet(PlRefPath::new(name.as_str()), ScanArgsParquet::default());
+    // Only the file's own columns: a dataset's `year=2025/` folders name
+    // where a shard lies, and must not override the rows' `year`.
+    let args = ScanArgsParquet {
+        hive_options: HiveOptions {
+            enabled: Some(false),
+            ..HiveOptions::default()
+        },
+        glob: false,
+        ..ScanArgsParquet::default()
+    };
+    let scanned = LazyFrame::scan_parquet(PlRefPath::new(name.as_str()), args);
     anyhow::Context::with_context(scanned, || format!("reading {}", path.display()))
 }
 

@@ -1,7 +1,11 @@
 //! `remis classify INPUT... --out DIR`: every game becomes a row of
 //! `DIR/games.parquet`.
 
-use std::{io::IsTerminal, path::PathBuf, process::ExitCode};
+use std::{
+    io::IsTerminal,
+    path::{Path, PathBuf},
+    process::ExitCode,
+};
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -11,6 +15,7 @@ use remis::{
     pipeline,
     replay::SanResolver,
     rules::{Ending, SearchOptions},
+    table::{InputStamp, Manifest},
 };
 
 /// Exit status of a run that completed but met damaged input.
@@ -37,11 +42,22 @@ pub struct Args {
     /// PGN, unreadable); the damage is still reported.
     #[arg(long)]
     allow_damaged: bool,
-    /// Write one table per input, DIR/<input name>.parquet, instead of one
-    /// for all: shards that many machines can write, and that can be rerun
-    /// one by one. `remis report DIR` reads them all.
+    /// Write one table per input instead of one for all: shards that many
+    /// machines can write, and that can be rerun one by one. A shard keeps
+    /// the input's place: DIR/<path below the folder named>.parquet, or for
+    /// a file named itself DIR/<its key=value folders>/<name>.parquet. A
+    /// shard from another input is never replaced. `remis report DIR`
+    /// reads them all.
     #[arg(long, conflicts_with = "dedup")]
     shard_per_input: bool,
+    /// With --shard-per-input: name each shard by its input's path below
+    /// this folder (a Ray task, given one file, keeps the dataset's tree).
+    #[arg(long, requires = "shard_per_input")]
+    shard_root: Option<PathBuf>,
+    /// With --shard-per-input: leave a shard alone when it came from this
+    /// input as it is now (same size and time, same remis).
+    #[arg(long, requires = "shard_per_input")]
+    skip_current: bool,
     /// Write no summary file beside the table (`remis summarize` can write
     /// it later). By default each table gets the summary that `report`,
     /// `stats`, `sofia` and `scoring` read without filters.
@@ -100,22 +116,90 @@ fn table_path(out: &std::path::Path) -> Result<PathBuf> {
     Ok(out.join("games.parquet"))
 }
 
-/// The shard name of an input: its file name without the PGN, archive
-/// and compression suffixes.
-fn shard_name(input: &input::Input) -> String {
-    let name = match input {
-        input::Input::File(path) => path
-            .file_name()
-            .map_or_else(|| "input".to_string(), |n| n.to_string_lossy().into_owned()),
-        input::Input::Stdin => "stdin".to_string(),
+/// The shard of an input, below the dataset folder: where the input sits
+/// in what was named (see `input::Resolved::placed`), or below
+/// `--shard-root`, with the PGN, archive and compression suffixes replaced
+/// by `.parquet`.
+fn shard_path(input: &input::Input, placed: &Path, root: Option<&Path>) -> Result<PathBuf> {
+    let placed = match (input, root) {
+        (input::Input::File(path), Some(root)) => {
+            let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+            let (file, root) = (canonical(path), canonical(root));
+            file.strip_prefix(&root)
+                .map(Path::to_path_buf)
+                .map_err(|_| {
+                    anyhow::anyhow!(
+                        "{}: not below --shard-root {}",
+                        path.display(),
+                        root.display()
+                    )
+                })?
+        }
+        _ => placed.to_path_buf(),
     };
+    let name = placed
+        .file_name()
+        .map_or_else(|| "input".to_string(), |n| n.to_string_lossy().into_owned());
     let mut stem = name.as_str();
     for suffix in [".gz", ".bz2", ".zst", ".zip", ".pgn", ".parquet"] {
-        if let Some(s) = stem.strip_suffix(suffix) {
+        if let Some(s) = stem
+            .len()
+            .checked_sub(suffix.len())
+            .filter(|&at| stem[at..].eq_ignore_ascii_case(suffix))
+            .map(|at| &stem[..at])
+        {
             stem = s;
         }
     }
-    stem.to_string()
+    Ok(placed.with_file_name(format!("{stem}.parquet")))
+}
+
+/// What to do with a shard that is already there.
+enum Existing {
+    /// None there, or one from this same input: (re)write it.
+    Write,
+    /// One from this input, current (same size, time and remis): skip it
+    /// under --skip-current.
+    Current,
+}
+
+/// Refuses to replace a shard that came from another input (or whose
+/// origin cannot be told); says whether one from this input is current.
+fn check_existing(shard: &Path, input: &input::Input) -> Result<Existing> {
+    if !shard.exists() {
+        return Ok(Existing::Write);
+    }
+    let stamp = match input {
+        input::Input::File(path) => InputStamp::of_path(path),
+        input::Input::Stdin => InputStamp::stdin(),
+    };
+    match Manifest::read(shard)? {
+        None => anyhow::bail!(
+            "{}: a table without a remis manifest is in the way of the shard of {}; \
+             remove it or choose another --out",
+            shard.display(),
+            input.name()
+        ),
+        Some(m) if m.inputs.len() != 1 || m.inputs[0].path != stamp.path => anyhow::bail!(
+            "{}: this shard came from {}, not from {}: two inputs would share it; \
+             refusing to replace it (rename one input, or use --shard-root)",
+            shard.display(),
+            m.inputs
+                .iter()
+                .map(|i| i.path.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            stamp.path
+        ),
+        Some(m)
+            if m.inputs[0] == stamp
+                && stamp.bytes.is_some()
+                && m.remis == Manifest::new(vec![]).remis =>
+        {
+            Ok(Existing::Current)
+        }
+        Some(_) => Ok(Existing::Write),
+    }
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -123,6 +207,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     for (path, why) in &resolved.skipped {
         eprintln!("remis: warning: {}: skipped: {why}", path.display());
     }
+    let placed = resolved.placed;
     let inputs = resolved.inputs;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads = if args.threads > 4 * cores {
@@ -164,24 +249,38 @@ pub fn run(args: Args) -> Result<ExitCode> {
     // One shard per input: each written (or failed) on its own.
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("creating folder {}", args.out.display()))?;
-    let mut names = std::collections::BTreeMap::new();
-    for input in &inputs {
-        if let Some(other) = names.insert(shard_name(input), input.name()) {
+    let mut shards = std::collections::BTreeMap::new();
+    let mut planned = Vec::with_capacity(inputs.len());
+    for (input, placed) in inputs.iter().zip(&placed) {
+        let shard = args
+            .out
+            .join(shard_path(input, placed, args.shard_root.as_deref())?);
+        if let Some(other) = shards.insert(shard.clone(), input.name()) {
             anyhow::bail!(
-                "{} and {} would both write the shard {}.parquet: rename one or run them apart",
+                "{} and {} would both write the shard {}: rename one, or use --shard-root",
                 other,
                 input.name(),
-                shard_name(input)
+                shard.display()
             );
         }
+        planned.push(shard);
     }
-    let (mut damaged, mut failed) = (false, Vec::new());
-    for input in &inputs {
-        let out = args.out.join(format!("{}.parquet", shard_name(input)));
-        let written = classify_into(std::slice::from_ref(input), &out, &options).and_then(|d| {
-            if summarize {
-                write_summary(&out).map(|()| d)
-            } else {
+    let (mut damaged, mut failed, mut current) = (false, Vec::new(), 0);
+    for (input, shard) in inputs.iter().zip(&planned) {
+        let written = check_existing(shard, input).and_then(|existing| match existing {
+            Existing::Current if args.skip_current => {
+                current += 1;
+                Ok(false)
+            }
+            _ => {
+                if let Some(dir) = shard.parent() {
+                    std::fs::create_dir_all(dir)
+                        .with_context(|| format!("creating folder {}", dir.display()))?;
+                }
+                let d = classify_into(std::slice::from_ref(input), shard, &options)?;
+                if summarize {
+                    write_summary(shard)?;
+                }
                 Ok(d)
             }
         });
@@ -192,6 +291,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 failed.push(input.name());
             }
         }
+    }
+    if current > 0 {
+        eprintln!("remis: {current} shards already current, skipped (--skip-current)");
     }
     if !failed.is_empty() {
         anyhow::bail!(

@@ -23,6 +23,9 @@ pub struct Chunk {
     pub damage: Option<Arc<str>>,
     /// The last chunk of its source.
     pub last: bool,
+    /// The games' tags, when they came as columns (Parquet input): then
+    /// each span holds only the game's movetext.
+    pub tags: Option<super::parquet::TagTable>,
 }
 
 /// How many bytes are read from a stream at a time.

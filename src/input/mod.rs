@@ -54,6 +54,12 @@ pub enum InputError {
 #[derive(Debug, Default)]
 pub struct Resolved {
     pub inputs: Vec<Input>,
+    /// Where each input sits in what was named, for naming its shard: a
+    /// file found in a folder, its path below that folder; a file named
+    /// itself, its name below the `key=value` partition folders that hold
+    /// it (`year=2025/month=01/train-00000-of-00001.parquet`); standard
+    /// input, `stdin`.
+    pub placed: Vec<PathBuf>,
     /// Paths passed over, each with the reason: special files met in a
     /// folder, a file reached a second time (by a symlink or named twice).
     pub skipped: Vec<(PathBuf, &'static str)>,
@@ -70,6 +76,7 @@ pub fn resolve(args: &[String]) -> Result<Resolved, InputError> {
     for arg in args {
         if arg == "-" {
             resolved.inputs.push(Input::Stdin);
+            resolved.placed.push(PathBuf::from("stdin"));
             continue;
         }
         let path = PathBuf::from(arg);
@@ -78,11 +85,12 @@ pub fn resolve(args: &[String]) -> Result<Resolved, InputError> {
         };
         if meta.is_dir() {
             let before = resolved.inputs.len();
-            walk(&path, &mut resolved, &mut seen)?;
+            walk(&path, &path, &mut resolved, &mut seen)?;
             if resolved.inputs.len() == before {
                 return Err(InputError::EmptyFolder(path));
             }
         } else if seen.insert(canonical(&path)) {
+            resolved.placed.push(partition_path(&path));
             resolved.inputs.push(Input::File(path));
         } else {
             resolved
@@ -97,7 +105,24 @@ fn canonical(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
-fn walk(dir: &Path, out: &mut Resolved, seen: &mut HashSet<PathBuf>) -> Result<(), InputError> {
+/// A file's name below the `key=value` folders that hold it.
+fn partition_path(path: &Path) -> PathBuf {
+    let mut parts: Vec<&std::ffi::OsStr> = path.file_name().into_iter().collect();
+    for folder in path.parent().into_iter().flat_map(Path::ancestors) {
+        match folder.file_name() {
+            Some(name) if name.to_string_lossy().contains('=') => parts.push(name),
+            _ => break,
+        }
+    }
+    parts.iter().rev().collect()
+}
+
+fn walk(
+    root: &Path,
+    dir: &Path,
+    out: &mut Resolved,
+    seen: &mut HashSet<PathBuf>,
+) -> Result<(), InputError> {
     if !seen.insert(canonical(dir)) {
         out.skipped.push((
             dir.to_path_buf(),
@@ -121,13 +146,15 @@ fn walk(dir: &Path, out: &mut Resolved, seen: &mut HashSet<PathBuf>) -> Result<(
             continue;
         };
         if meta.is_dir() {
-            walk(&path, out, seen)?;
+            walk(root, &path, out, seen)?;
         } else if !is_pgn_file_name(&path) {
             continue;
         } else if !meta.is_file() {
             out.skipped
                 .push((path, "not a regular file (FIFO, socket or device)"));
         } else if seen.insert(canonical(&path)) {
+            let placed = path.strip_prefix(root).unwrap_or(&path).to_path_buf();
+            out.placed.push(placed);
             out.inputs.push(Input::File(path));
         } else {
             out.skipped

@@ -11,7 +11,11 @@ use std::{
     },
 };
 
-use super::{Chunk, Input, chunk::chunk_stream, frame::Limits};
+use super::{
+    Chunk, Input,
+    chunk::{MAX_CHUNK_GAMES, chunk_stream},
+    frame::Limits,
+};
 
 /// A damaged input: reported on stderr and in the summary; the games read
 /// before the damage are kept.
@@ -96,6 +100,7 @@ impl Chunker<'_> {
                 games,
                 damage: damage.map(|e| Arc::from(format!("input breaks off: {e}"))),
                 last,
+                tags: None,
             };
             *seq += 1;
             let go_on = emit(chunk);
@@ -106,6 +111,67 @@ impl Chunker<'_> {
             self.problem(
                 source,
                 format!("truncated or corrupt, read up to the damage: {e}"),
+            );
+        }
+    }
+
+    /// Hands on a Parquet file's rows, a row group at a time.
+    fn parquet(&mut self, source: &str, mut games: super::parquet::ParquetGames) {
+        if self.stopped {
+            return;
+        }
+        let name: Arc<str> = Arc::from(source);
+        let Chunker {
+            target,
+            limits,
+            seq,
+            emit,
+            stopped,
+            ..
+        } = self;
+        let mut hand_on = |rows: super::parquet::Rows| {
+            let chunk = Chunk {
+                seq: *seq,
+                source: name.clone(),
+                data: rows.data,
+                games: rows.games,
+                damage: None,
+                last: false,
+                tags: Some(rows.tags),
+            };
+            *seq += 1;
+            let go_on = emit(chunk);
+            *stopped |= !go_on;
+            go_on
+        };
+        let failure = loop {
+            match games.next_group(*target, MAX_CHUNK_GAMES, limits, &mut hand_on) {
+                Ok(true) => {}
+                Ok(false) => break None,
+                Err(e) => break Some(e),
+            }
+        };
+        if !*stopped {
+            // The source's last chunk, empty: marks its end (and a file
+            // without rows).
+            let chunk = Chunk {
+                seq: *seq,
+                source: name.clone(),
+                data: Vec::new(),
+                games: Vec::new(),
+                damage: failure
+                    .as_ref()
+                    .map(|e| Arc::from(format!("input breaks off: {e}"))),
+                last: true,
+                tags: None,
+            };
+            *seq += 1;
+            *stopped |= !emit(chunk);
+        }
+        if let Some(e) = failure {
+            self.problem(
+                source,
+                format!("a Parquet file, unreadable from here on; rows before it kept: {e}"),
             );
         }
     }
@@ -187,7 +253,7 @@ fn read_one(
         },
         Compression::Parquet => match path {
             Some(path) => match super::parquet::ParquetGames::open(path) {
-                Ok(mut games) => chunker.stream(name, &mut games),
+                Ok(games) => chunker.parquet(name, games),
                 Err(e) => chunker.problem(name, format!("a Parquet file, {e}; nothing read")),
             },
             None => chunker.problem(

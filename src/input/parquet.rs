@@ -5,19 +5,22 @@
 //! `BlackRatingDiff`, `UTCDate`, `UTCTime`, `ECO`, `Opening`,
 //! `Termination`, `TimeControl`) and the moves in `movetext`.
 //!
-//! The rows are read a row group at a time and handed on as PGN text, so
-//! they go through the same framing, lexing and parallel replay as any PGN,
-//! in order, and memory stays bounded by one row group. Every row becomes
-//! exactly one game: its text starts with a `ParquetRow` tag, which also
-//! keeps a row without any other tag or moves a game of its own.
+//! The file is opened once and read a row group at a time, in order, so
+//! time is linear in rows however the file is grouped, and memory is
+//! bounded by one row group. The tags go to the replay as they are (a
+//! [`TagTable`]); only `movetext` is lexed. Every row is exactly one game,
+//! whatever its movetext holds: a line break or a tag line inside it is
+//! movetext, never the start of another game.
 
 use std::{
     fs::File,
-    io::{self, Read},
     path::{Path, PathBuf},
+    sync::Arc,
 };
 
 use polars::prelude::*;
+
+use super::frame::{Cap, GameSpan, Limits};
 
 /// Tag columns read when present, by the tag they become.
 const TAG_COLUMNS: [&str; 21] = [
@@ -56,19 +59,100 @@ pub enum ParquetInputError {
     NoMovetext(String),
     #[error("column `{column}` has type {found}, expected text")]
     WrongType { column: String, found: String },
+    #[error("row group {group}: {cause}")]
+    Group { group: usize, cause: PolarsError },
 }
 
-/// A reader of a Parquet file's games as PGN text, one row group at a time.
+/// The tags of a run of games, as the replay reads them: each value in
+/// PGN's escaped form (`\"` and `\\`), one cell per game and tag name.
+#[derive(Debug, Default)]
+pub struct TagTable {
+    names: Arc<[&'static str]>,
+    bytes: Vec<u8>,
+    /// `games × names` cells, row by row: where each value lies in `bytes`.
+    cells: Vec<Option<(u32, u32)>>,
+}
+
+impl TagTable {
+    fn new(names: Arc<[&'static str]>) -> TagTable {
+        TagTable {
+            names,
+            ..TagTable::default()
+        }
+    }
+
+    /// The tags of game `game` of the chunk, as (name, escaped value).
+    pub fn tags(&self, game: usize) -> impl Iterator<Item = (&[u8], &[u8])> {
+        let width = self.names.len();
+        self.names
+            .iter()
+            .zip(&self.cells[game * width..(game + 1) * width])
+            .filter_map(|(name, cell)| {
+                let (at, len) = (*cell)?;
+                let value = &self.bytes[at as usize..(at + len) as usize];
+                Some((name.as_bytes(), value))
+            })
+    }
+
+    /// Adds a game's tags; returns false (keeping the first ones) when
+    /// they pass `max_bytes` together.
+    fn push<'a>(
+        &mut self,
+        values: impl Iterator<Item = Option<&'a str>>,
+        max_bytes: usize,
+    ) -> bool {
+        let mut used = 0usize;
+        let mut whole = true;
+        for value in values {
+            let cell = match value {
+                Some(v) if whole && used + v.len() <= max_bytes => {
+                    used += v.len();
+                    let at = self.bytes.len() as u32;
+                    if memchr::memchr2(b'"', b'\\', v.as_bytes()).is_some() {
+                        for b in v.bytes() {
+                            if matches!(b, b'"' | b'\\') {
+                                self.bytes.push(b'\\');
+                            }
+                            self.bytes.push(b);
+                        }
+                    } else {
+                        self.bytes.extend_from_slice(v.as_bytes());
+                    }
+                    Some((at, self.bytes.len() as u32 - at))
+                }
+                Some(_) => {
+                    whole = false;
+                    None
+                }
+                None => None,
+            };
+            self.cells.push(cell);
+        }
+        whole
+    }
+}
+
+/// A run of rows made ready for the replay: the movetexts one after
+/// another in `data`, each game's span, and the tags beside them.
+pub struct Rows {
+    pub data: Vec<u8>,
+    pub games: Vec<GameSpan>,
+    pub tags: TagTable,
+}
+
+/// A reader of a Parquet file's games, one row group at a time.
 pub struct ParquetGames {
     path: PathBuf,
-    /// The tag columns present, and whether `movetext` is.
+    metadata: Arc<polars::io::parquet::read::FileMetadata>,
+    /// The tag columns present, then `movetext`.
     columns: Vec<String>,
-    /// Row counts of the row groups still to read.
-    groups: std::collections::VecDeque<usize>,
+    names: Arc<[&'static str]>,
+    group: usize,
     offset: usize,
+    /// Rows read so far: the next row's number is `row + 1`.
     row: u64,
-    text: Vec<u8>,
-    at: usize,
+    /// Rows not yet handed on: a run fills across small row groups.
+    run: Option<Rows>,
 }
 
 impl ParquetGames {
@@ -89,99 +173,126 @@ impl ParquetGames {
                 found: format!("{:?}", movetext.dtype()),
             });
         }
-        let mut columns: Vec<String> = TAG_COLUMNS
-            .iter()
-            .filter(|c| names.iter().any(|n| n == *c))
-            .map(|c| c.to_string())
+        let present: Vec<&'static str> = TAG_COLUMNS
+            .into_iter()
+            .filter(|c| names.iter().any(|n| n == c))
             .collect();
+        let mut columns: Vec<String> = present.iter().map(|c| c.to_string()).collect();
         columns.push(MOVETEXT.into());
         let metadata = reader
             .get_metadata()
-            .map_err(ParquetInputError::Unreadable)?;
-        let groups = metadata.row_groups.iter().map(|g| g.num_rows()).collect();
+            .map_err(ParquetInputError::Unreadable)?
+            .clone();
         Ok(ParquetGames {
             path: path.to_path_buf(),
+            metadata,
             columns,
-            groups,
+            names: present.into(),
+            group: 0,
             offset: 0,
             row: 0,
-            text: Vec::new(),
-            at: 0,
+            run: None,
         })
     }
 
-    /// Reads the next row group and writes its rows as PGN text.
-    fn next_group(&mut self) -> io::Result<bool> {
-        let Some(rows) = self.groups.pop_front() else {
+    /// Reads the next row group: its games in runs of at most `max_games`
+    /// rows and about `target` bytes of movetext, through `emit` (a run may
+    /// span groups; the last one goes at the end of the file). Returns
+    /// false at the end of the file, or when `emit` says stop.
+    pub fn next_group(
+        &mut self,
+        target: usize,
+        max_games: usize,
+        limits: &Limits,
+        emit: &mut dyn FnMut(Rows) -> bool,
+    ) -> Result<bool, ParquetInputError> {
+        let Some(group) = self.metadata.row_groups.get(self.group) else {
+            // The end: the last run, however short.
+            if let Some(run) = self.run.take().filter(|r| !r.games.is_empty()) {
+                emit(run);
+            }
             return Ok(false);
         };
-        let file = File::open(&self.path)?;
-        let frame = ParquetReader::new(file)
+        let rows = group.num_rows();
+        let index = self.group;
+        let failed = |cause| ParquetInputError::Group {
+            group: index,
+            cause,
+        };
+        // The footer is read once, in `open`: each group reuses it, so a
+        // file of thousands of small groups is not re-parsed per group.
+        let file = File::open(&self.path).map_err(|e| failed(e.into()))?;
+        let mut reader = ParquetReader::new(file)
             .with_columns(Some(self.columns.clone()))
-            .with_slice(Some((self.offset, rows)))
-            .finish()
-            .map_err(io::Error::other)?;
+            .with_slice(Some((self.offset, rows)));
+        reader.set_metadata(self.metadata.clone());
+        let frame = reader.finish().map_err(failed)?;
+        self.group += 1;
         self.offset += rows;
-        self.text.clear();
-        self.at = 0;
-        // Every tag column as text: numbers (int16 ratings) print as such.
-        let mut tags: Vec<(&str, StringChunked)> = Vec::new();
-        for name in &self.columns[..self.columns.len() - 1] {
-            let column = frame.column(name).map_err(io::Error::other)?;
-            let text = column
-                .cast(&DataType::String)
-                .map_err(|e| io::Error::other(format!("column `{name}`: {e}")))?;
-            tags.push((name.as_str(), text.str().map_err(io::Error::other)?.clone()));
+        let mut tags: Vec<StringChunked> = Vec::with_capacity(self.names.len());
+        for name in self.names.iter() {
+            let column = frame.column(name).map_err(failed)?;
+            let text = column.cast(&DataType::String).map_err(failed)?;
+            tags.push(text.str().map_err(failed)?.clone());
         }
         let movetext = frame
             .column(MOVETEXT)
             .and_then(|c| c.str().cloned())
-            .map_err(io::Error::other)?;
+            .map_err(failed)?;
+        let names = self.names.clone();
+        let fresh = || Rows {
+            data: Vec::with_capacity(target.min(1 << 24)),
+            games: Vec::new(),
+            tags: TagTable::new(names.clone()),
+        };
+        let mut run = self.run.take().unwrap_or_else(fresh);
         for i in 0..frame.height() {
             self.row += 1;
-            self.text
-                .extend_from_slice(format!("[ParquetRow \"{}\"]\n", self.row).as_bytes());
-            for (name, values) in &tags {
-                if let Some(value) = values.get(i) {
-                    self.text.push(b'[');
-                    self.text.extend_from_slice(name.as_bytes());
-                    self.text.extend_from_slice(b" \"");
-                    for b in value.bytes() {
-                        match b {
-                            b'"' | b'\\' => self.text.extend_from_slice(&[b'\\', b]),
-                            b'\n' | b'\r' => self.text.push(b' '),
-                            _ => self.text.push(b),
-                        }
-                    }
-                    self.text.extend_from_slice(b"\"]\n");
+            let whole = run
+                .tags
+                .push(tags.iter().map(|t| t.get(i)), limits.max_header_bytes);
+            let moves = movetext.get(i).unwrap_or_default();
+            let start = run.data.len();
+            let cut = if !whole {
+                Some(Cap::HeaderBytes(limits.max_header_bytes))
+            } else if moves.len() > limits.max_game_bytes {
+                Some(Cap::GameBytes(limits.max_game_bytes))
+            } else {
+                run.data.extend_from_slice(moves.as_bytes());
+                None
+            };
+            run.games.push(GameSpan {
+                start,
+                end: run.data.len(),
+                line: self.row,
+                headerless: false,
+                cut,
+            });
+            run.data.push(b'\n');
+            if run.games.len() >= max_games || run.data.len() >= target {
+                let full = std::mem::replace(&mut run, fresh());
+                if !emit(full) {
+                    return Ok(false);
                 }
             }
-            self.text.push(b'\n');
-            if let Some(moves) = movetext.get(i) {
-                // Movetext is one line; a stray line break must not start a
-                // tag line of its own.
-                for line in moves.lines() {
-                    self.text
-                        .extend_from_slice(line.trim_start_matches('[').as_bytes());
-                    self.text.push(b' ');
-                }
-            }
-            self.text.extend_from_slice(b"\n\n");
         }
+        self.run = Some(run);
         Ok(true)
     }
 }
 
-impl Read for ParquetGames {
-    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        while self.at == self.text.len() {
-            if !self.next_group()? {
-                return Ok(0);
-            }
-        }
-        let n = out.len().min(self.text.len() - self.at);
-        out[..n].copy_from_slice(&self.text[self.at..self.at + n]);
-        self.at += n;
-        Ok(n)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tag_values_are_escaped_and_capped() {
+        let mut table = TagTable::new(Arc::from(["Event", "Site"]));
+        assert!(table.push([Some("a \"b\" \\c"), None].into_iter(), 100));
+        assert!(!table.push([Some("short"), Some("far too long")].into_iter(), 8));
+        let first: Vec<_> = table.tags(0).collect();
+        assert_eq!(first, [(&b"Event"[..], &br#"a \"b\" \\c"#[..])]);
+        let second: Vec<_> = table.tags(1).collect();
+        assert_eq!(second, [(&b"Event"[..], &b"short"[..])]);
     }
 }

@@ -113,6 +113,28 @@ pub fn read_game<V: Visitor>(
     }
 }
 
+/// Reads a game whose tags come from elsewhere (Parquet columns, as
+/// (name, value in PGN's escaped form)) and whose `text` is only its
+/// movetext: whatever the text holds, it is this one game.
+pub fn read_movetext<'t, V: Visitor>(
+    text: &[u8],
+    first_line: u64,
+    tags: impl Iterator<Item = (&'t [u8], &'t [u8])>,
+    limits: &Limits,
+    visitor: &mut V,
+) -> Read<V::Output> {
+    let mut game = Game {
+        text,
+        pos: 0,
+        first_line,
+        limits,
+    };
+    match game.read_with(visitor, Some(tags)) {
+        Ok(output) => Read::Game(output),
+        Err(e) => Read::Broken(e),
+    }
+}
+
 struct Game<'a> {
     text: &'a [u8],
     pos: usize,
@@ -137,12 +159,33 @@ impl<'a> Game<'a> {
     }
 
     fn read<V: Visitor>(&mut self, visitor: &mut V) -> Result<V::Output, SyntaxError> {
+        self.read_with(visitor, None::<std::iter::Empty<(&[u8], &[u8])>>)
+    }
+
+    /// Reads the game; its tags are `given`, or else the text's tag lines.
+    fn read_with<'t, V: Visitor>(
+        &mut self,
+        visitor: &mut V,
+        given: Option<impl Iterator<Item = (&'t [u8], &'t [u8])>>,
+    ) -> Result<V::Output, SyntaxError> {
         let mut tags = match visitor.begin_tags() {
             ControlFlow::Continue(tags) => tags,
             ControlFlow::Break(output) => return Ok(output),
         };
-        if let ControlFlow::Break(output) = self.read_tags(visitor, &mut tags)? {
-            return Ok(output);
+        match given {
+            Some(given) => {
+                for (name, value) in given {
+                    if let ControlFlow::Break(output) = visitor.tag(&mut tags, name, RawTag(value))
+                    {
+                        return Ok(output);
+                    }
+                }
+            }
+            None => {
+                if let ControlFlow::Break(output) = self.read_tags(visitor, &mut tags)? {
+                    return Ok(output);
+                }
+            }
         }
         let mut movetext = match visitor.begin_movetext(tags) {
             ControlFlow::Continue(movetext) => movetext,

@@ -23,6 +23,7 @@ use shakmaty::{
 use crate::fnv;
 use crate::input::{
     Chunk, GameSpan, Limits,
+    parquet::TagTable,
     pgn::{self, SyntaxError},
 };
 use crate::rules::{
@@ -302,30 +303,35 @@ impl GameReplayer {
         framer.finish();
         let (data, spans) = framer.take();
         let mut records = Vec::with_capacity(spans.len());
-        self.replay_spans(&data, &spans, &mut records);
+        self.replay_spans(&data, &spans, None, &mut records);
         records
     }
 
     /// Replays the games of a chunk, in order, into `records`; returns the
     /// stretches of text that were not PGN.
     pub fn replay_chunk(&mut self, chunk: &Chunk, records: &mut Vec<GameRecord>) -> Vec<NotPgn> {
-        self.replay_spans(&chunk.data, &chunk.games, records)
+        self.replay_spans(&chunk.data, &chunk.games, chunk.tags.as_ref(), records)
     }
 
     fn replay_spans(
         &mut self,
         data: &[u8],
         spans: &[GameSpan],
+        tags: Option<&TagTable>,
         records: &mut Vec<GameRecord>,
     ) -> Vec<NotPgn> {
         let mut not_pgn = Vec::new();
-        for span in spans {
+        for (i, span) in spans.iter().enumerate() {
             let text = &data[span.start..span.end];
             self.cut = span.cut;
             self.text_base = text.as_ptr() as usize;
             self.last_comments = [None, None];
             let limits = self.limits;
-            match pgn::read_game(text, span.line, span.headerless, &limits, self) {
+            let read = match tags {
+                Some(table) => pgn::read_movetext(text, span.line, table.tags(i), &limits, self),
+                None => pgn::read_game(text, span.line, span.headerless, &limits, self),
+            };
+            match read {
                 pgn::Read::Game(mut record) => {
                     for (clock, comment) in record.clocks.iter_mut().zip(self.last_comments) {
                         *clock = comment.and_then(|(at, len)| clock_seconds(&text[at..at + len]));

@@ -383,15 +383,19 @@ pub struct ParquetSink {
     path: std::path::PathBuf,
     temp: std::path::PathBuf,
     pub rows_written: u64,
+    /// The manifest, as the footer's key-value metadata stores it.
+    manifest: String,
 }
 
 impl ParquetSink {
     /// Creates the temporary file at once, so that an unwritable place is
-    /// reported before any work.
-    pub fn create(path: &Path) -> Result<ParquetSink, SinkError> {
+    /// reported before any work. Temporary files that dead runs left beside
+    /// the table (a kill leaves no chance to remove them) are removed.
+    pub fn create(path: &Path, manifest: &Manifest) -> Result<ParquetSink, SinkError> {
         let name = path
             .file_name()
             .map_or_else(|| "games.parquet".into(), |n| n.to_string_lossy());
+        remove_stale_temporaries(path);
         let temp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
         let create_error = |cause| SinkError::Create {
             path: path.to_path_buf(),
@@ -411,11 +415,8 @@ impl ParquetSink {
             path: path.to_path_buf(),
             temp,
             rows_written: 0,
+            manifest: manifest.to_json(),
         })
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 
     /// The error to report for a failure of the encoder: the operating
@@ -443,6 +444,10 @@ impl ParquetSink {
                 // The replay workers keep every core busy; encoding columns
                 // on polars' own pool as well would only oversubscribe.
                 .set_parallel(false)
+                .with_key_value_metadata(Some(KeyValueMetadata::from_static(vec![(
+                    MANIFEST_KEY.to_string(),
+                    self.manifest.clone(),
+                )])))
                 .batched(frame.schema())
                 .map_err(|e| self.failure(e))?;
             self.writer = Some(writer);
@@ -474,6 +479,141 @@ impl ParquetSink {
         self.sync.sync_all().map_err(io_error)?;
         std::fs::rename(&self.temp, &self.path).map_err(io_error)?;
         Ok(())
+    }
+}
+
+/// The key of the manifest in a table's Parquet footer.
+pub const MANIFEST_KEY: &str = "remis.manifest";
+
+/// What a table was made from, stored in its Parquet footer (the footer
+/// also holds its row count): the inputs as the file system saw them, and
+/// the remis that read them. A shard names the one input it came from, so
+/// that another input never replaces it, and a rerun can tell whether it is
+/// still current.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Manifest {
+    pub remis: String,
+    pub inputs: Vec<InputStamp>,
+}
+
+/// One input: its path (canonical where it exists), size and modification
+/// time; standard input has neither.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct InputStamp {
+    pub path: String,
+    pub bytes: Option<u64>,
+    pub modified_ns: Option<u128>,
+}
+
+impl InputStamp {
+    pub fn of_path(path: &Path) -> InputStamp {
+        let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let meta = std::fs::metadata(path).ok();
+        InputStamp {
+            path: canonical.to_string_lossy().into_owned(),
+            bytes: meta.as_ref().map(|m| m.len()),
+            modified_ns: meta
+                .and_then(|m| m.modified().ok())
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map(|d| d.as_nanos()),
+        }
+    }
+
+    pub fn stdin() -> InputStamp {
+        InputStamp {
+            path: "-".into(),
+            bytes: None,
+            modified_ns: None,
+        }
+    }
+}
+
+/// Why a table's manifest could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ManifestError {
+    #[error("{path}: not a readable Parquet file: {cause}")]
+    Unreadable {
+        path: std::path::PathBuf,
+        cause: PolarsError,
+    },
+    #[error("{path}: its remis manifest is corrupt: {cause}")]
+    Corrupt {
+        path: std::path::PathBuf,
+        cause: String,
+    },
+}
+
+impl Manifest {
+    pub fn new(inputs: Vec<InputStamp>) -> Manifest {
+        Manifest {
+            remis: env!("CARGO_PKG_VERSION").to_string(),
+            inputs,
+        }
+    }
+
+    fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a manifest is plain data")
+    }
+
+    /// The manifest of an existing table: `None` when the file has none
+    /// (not written by remis, or by a remis before manifests).
+    pub fn read(path: &Path) -> Result<Option<Manifest>, ManifestError> {
+        let unreadable = |cause| ManifestError::Unreadable {
+            path: path.to_path_buf(),
+            cause,
+        };
+        let file = File::open(path).map_err(|e| unreadable(e.into()))?;
+        let mut reader = ParquetReader::new(file);
+        let metadata = reader.get_metadata().map_err(unreadable)?;
+        let Some(value) = metadata
+            .key_value_metadata
+            .as_ref()
+            .and_then(|kv| kv.iter().find(|kv| kv.key == MANIFEST_KEY))
+            .map(|kv| kv.value.clone().unwrap_or_default())
+        else {
+            return Ok(None);
+        };
+        serde_json::from_str(&value)
+            .map(Some)
+            .map_err(|e| ManifestError::Corrupt {
+                path: path.to_path_buf(),
+                cause: e.to_string(),
+            })
+    }
+}
+
+/// Removes `.NAME.PID.tmp` beside `path` for every PID that is no longer a
+/// running process (Linux's /proc tells); says so on standard error.
+fn remove_stale_temporaries(path: &Path) {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return;
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let prefix = format!(".{}.", name.to_string_lossy());
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = file
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.strip_suffix(".tmp"))
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let alive = pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists();
+        if !alive && Path::new("/proc/self").exists() && std::fs::remove_file(entry.path()).is_ok()
+        {
+            eprintln!(
+                "remis: removed {}, left by an interrupted run (process {pid})",
+                entry.path().display()
+            );
+        }
     }
 }
 
