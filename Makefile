@@ -14,7 +14,7 @@ SAMPLE_GAMES = 3,820
 
 TEST_OUT = target/test-report
 
-.PHONY: all build release setup run test lint validate bench bench-hostile fuzz scale-test published-figures sample test-data clean
+.PHONY: all build release setup run test lint validate bench bench-hostile bench-report fuzz scale-test published-figures sample test-data clean
 
 all: build
 
@@ -65,6 +65,11 @@ validate: release setup
 # Speed and memory against the bare replay loop, pgn-extract and python-chess.
 bench: setup
 	VENV=$(VENV) scripts/bench.sh
+
+# remis report and stats over 1, 10 and 100 shards of a real table, from
+# rows and from summaries; Parquet input against PGN (docs/performance.md).
+bench-report: release setup
+	REMIS=$(REMIS_RELEASE) $(VENV)/bin/python scripts/bench_report.py --shared $(SHARED)
 
 # Time and memory on hostile inputs at 1x, 2x and 4x their size.
 bench-hostile: release

@@ -71,7 +71,17 @@ def stray_braces(games):
         yield b"".join(broken if (i + j) % 10 == 0 else GAME for j in range(min(batch, games - i)))
 
 
+def leading_nul(mib):
+    """A download whose first piece is missing: N MiB of NUL bytes on no
+    line of their own, then 20 games (issue 19)."""
+    block = b"\0" * (1 << 20)
+    for _ in range(mib):
+        yield block
+    yield GAME * 20
+
+
 CASES = [
+    ("N MiB of NUL before 20 games", leading_nul, [256, 512, 1024], "MiB"),
     ("tag section of N tags", many_tags, [200_000, 400_000, 800_000], "tags"),
     ("one token of N MiB", long_token, [200, 400, 800], "MiB"),
     ("one comment of N MiB", long_comment, [200, 400, 800], "MiB"),

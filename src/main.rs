@@ -34,8 +34,35 @@ enum Command {
     Generate(cmd::generate::Args),
 }
 
+/// SIGINT and SIGTERM end the run at once: its temporary files are
+/// removed, so the tables it would have replaced stay as they were, and it
+/// exits with 128 + the signal's number (130, 143), as shells expect.
+fn on_interrupt() {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            let removed = remis::table::remove_temporaries();
+            let name = if signal == SIGINT {
+                "SIGINT"
+            } else {
+                "SIGTERM"
+            };
+            eprintln!(
+                "remis: interrupted ({name}); {} temporary file{} removed, earlier tables left as they were",
+                removed.len(),
+                if removed.len() == 1 { "" } else { "s" }
+            );
+            std::process::exit(128 + signal);
+        }
+    });
+}
+
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
+    on_interrupt();
     let result = match cli.command {
         Command::Classify(args) => cmd::classify::run(args),
         Command::Generate(args) => cmd::generate::run(args),

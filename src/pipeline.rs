@@ -124,7 +124,7 @@ pub fn classify(
         .collect();
     let mut sink = ParquetSink::create(out, &Manifest::new(stamps))?;
     let bytes_read = Arc::new(AtomicU64::new(0));
-    let (chunk_tx, chunk_rx) = mpsc::sync_channel::<input::Chunk>(threads * 2);
+    let (chunk_tx, chunk_rx) = mpsc::sync_channel::<input::Chunk>(threads * 8);
     let (done_tx, done_rx) = mpsc::sync_channel::<Replayed>(threads * 4);
     let mut summary = Summary::default();
 

@@ -39,12 +39,41 @@ fn fragment() -> impl Strategy<Value = Vec<u8>> {
         Just(b"; rest of line\n".to_vec()),
         Just(b"\xef\xbb\xbf".to_vec()),
         Just(GAME.as_bytes().to_vec()),
+        // White space PGN reading shares: NUL padding, vertical tab and
+        // form feed around tag lines (issue 19).
+        Just(b"\0\0\0".to_vec()),
+        Just(b"\x0b\x0c ".to_vec()),
+        Just(b"\0\0[Event \"padded\"]\0\n".to_vec()),
+        Just(b"[Result \"0-1\"] \x0b\0\n".to_vec()),
+        (
+            0usize..3000,
+            prop::sample::select(vec![0u8, b' ', b'\t', 0x0b, 0x0c])
+        )
+            .prop_map(|(n, b)| vec![b; n]),
         prop::collection::vec(any::<u8>(), 0..12),
     ]
 }
 
 fn document() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(fragment(), 0..40).prop_map(|parts| parts.concat())
+}
+
+/// Leading garbage of any length before real games: white space (a
+/// zero-filled first piece of a download), junk bytes, or both.
+fn leading_garbage() -> impl Strategy<Value = Vec<u8>> {
+    (
+        0usize..200_000,
+        prop::sample::select(vec![0u8, b' ', b'\n', b'x', 0xff]),
+        prop::collection::vec(any::<u8>(), 0..64),
+        0usize..4,
+    )
+        .prop_map(|(n, fill, junk, games)| {
+            let mut bytes = vec![fill; n];
+            bytes.extend(junk);
+            bytes.push(b'\n');
+            bytes.extend(GAME.repeat(games).into_bytes());
+            bytes
+        })
 }
 
 /// A valid collection with random byte edits.
@@ -107,10 +136,7 @@ fn tag_sections(bytes: &[u8]) -> usize {
     let mut names: Vec<Vec<u8>> = Vec::new();
     let mut in_tags = false;
     for raw in text.split(|&b| b == b'\n') {
-        let line = raw
-            .strip_prefix(b"\xef\xbb\xbf")
-            .unwrap_or(raw)
-            .trim_ascii();
+        let line = trim_pgn(raw.strip_prefix(b"\xef\xbb\xbf").unwrap_or(raw));
         if line.is_empty() || line[0] == b'%' {
             continue;
         }
@@ -133,6 +159,23 @@ fn tag_sections(bytes: &[u8]) -> usize {
     sections
 }
 
+/// PGN white space, as documented: ASCII white space, vertical tab and NUL.
+fn is_pgn_space(b: u8) -> bool {
+    b.is_ascii_whitespace() || b == 0x0b || b == 0
+}
+
+fn trim_pgn(line: &[u8]) -> &[u8] {
+    let start = line
+        .iter()
+        .position(|&b| !is_pgn_space(b))
+        .unwrap_or(line.len());
+    let end = line
+        .iter()
+        .rposition(|&b| !is_pgn_space(b))
+        .map_or(start, |e| e + 1);
+    &line[start..end]
+}
+
 /// The names of a tag line read by a regular expression, independent of
 /// the reader's own code.
 fn tag_line_names(line: &[u8]) -> Option<Vec<Vec<u8>>> {
@@ -144,16 +187,19 @@ fn tag_line_names(line: &[u8]) -> Option<Vec<Vec<u8>>> {
         .map(str::to_string)
         .unwrap_or_else(|| line.iter().map(|&b| char::from(b)).collect());
     static STRICT: LazyLock<regex::Regex> = LazyLock::new(|| {
-        regex::Regex::new(r#"^(\[([A-Za-z0-9_]+)[ \t\n\x0C\r]*"((?:[^"\\]|\\(?s:.))*)"[ \t\n\x0C\r]*\][ \t\n\x0C\r]*)+$"#).unwrap()
+        regex::Regex::new(r#"^(\[([A-Za-z0-9_]+)[ \t\n\x0B\x0C\r\x00]*"((?:[^"\\]|\\(?s:.))*)"[ \t\n\x0B\x0C\r\x00]*\][ \t\n\x0B\x0C\r\x00]*)+$"#).unwrap()
     });
     static PAIR: LazyLock<regex::Regex> = LazyLock::new(|| {
         regex::Regex::new(
-            r#"\[([A-Za-z0-9_]+)[ \t\n\x0C\r]*"(?:[^"\\]|\\(?s:.))*"[ \t\n\x0C\r]*\]"#,
+            r#"\[([A-Za-z0-9_]+)[ \t\n\x0B\x0C\r\x00]*"(?:[^"\\]|\\(?s:.))*"[ \t\n\x0B\x0C\r\x00]*\]"#,
         )
         .unwrap()
     });
     static LENIENT: LazyLock<regex::Regex> = LazyLock::new(|| {
-        regex::Regex::new(r#"^\[([A-Za-z0-9_]+)[ \t\n\x0C\r]*"(?s:.)*"[ \t\n\x0C\r]*\]$"#).unwrap()
+        regex::Regex::new(
+            r#"^\[([A-Za-z0-9_]+)[ \t\n\x0B\x0C\r\x00]*"(?s:.)*"[ \t\n\x0B\x0C\r\x00]*\]$"#,
+        )
+        .unwrap()
     });
     if STRICT.is_match(&text) {
         Some(
@@ -207,5 +253,86 @@ proptest! {
     #[test]
     fn mutated_games_read_alike_whole_or_chunked(doc in mutated(), target in 1usize..2048) {
         check(&doc, target)?;
+    }
+
+    #[test]
+    fn leading_garbage_of_any_length_loses_no_game(doc in leading_garbage(), target in 1usize..65536) {
+        check(&doc, target)?;
+        // The games after the garbage are read whole, none of them capped.
+        let records = GameReplayer::new().replay_all(&doc);
+        let games = doc.windows(7).filter(|w| w == b"[Event ").count();
+        let read = records.iter().filter(|r| r.error().is_none()).count();
+        prop_assert!(read >= games, "{} clean games of {}", read, games);
+    }
+}
+
+/// Every game of a file, read as the pipeline reads inputs (compression
+/// told by magic bytes), replayed in order.
+fn read_file(path: &std::path::Path) -> (Vec<GameRecord>, usize) {
+    let mut records = Vec::new();
+    let mut replayer = GameReplayer::new();
+    let problems = remis::input::read_chunks(
+        &[remis::input::Input::File(path.to_path_buf())],
+        4096,
+        Limits::default(),
+        std::sync::Arc::default(),
+        &mut |chunk| {
+            replayer.replay_chunk(&chunk, &mut records);
+            true
+        },
+    );
+    (records, problems.len())
+}
+
+/// A zstd file of `text` cut into frames at `cuts`, with skippable frames
+/// (as pzstd and the seekable format write) before, between and after.
+fn zstd_layout(text: &[u8], cuts: &[usize], skippable: &[(u8, Vec<u8>)]) -> Vec<u8> {
+    let mut points: Vec<usize> = cuts.iter().map(|&c| c % (text.len() + 1)).collect();
+    points.push(0);
+    points.push(text.len());
+    points.sort_unstable();
+    points.dedup();
+    let mut out = Vec::new();
+    let mut extra = skippable.iter().cycle().take(points.len() + 1);
+    for pair in points.windows(2) {
+        if let Some((low, payload)) = extra.next() {
+            out.extend([0x50 | (low & 0x0f), 0x2a, 0x4d, 0x18]);
+            out.extend((payload.len() as u32).to_le_bytes());
+            out.extend(payload);
+        }
+        out.extend(zstd::encode_all(&text[pair[0]..pair[1]], 1).unwrap());
+    }
+    if let Some((low, payload)) = extra.next() {
+        out.extend([0x50 | (low & 0x0f), 0x2a, 0x4d, 0x18]);
+        out.extend((payload.len() as u32).to_le_bytes());
+        out.extend(payload);
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse::<u32>().ok()).map_or(64, |c| c / 16),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn any_zstd_frame_layout_reads_like_the_plain_text(
+        cuts in prop::collection::vec(any::<usize>(), 0..6),
+        skippable in prop::collection::vec((any::<u8>(), prop::collection::vec(any::<u8>(), 0..40)), 0..4),
+    ) {
+        let text = GAME.repeat(12).into_bytes();
+        let dir = std::env::temp_dir().join(format!("remis-zstd-layout-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let plain = dir.join("plain.pgn");
+        let packed = dir.join("packed.pgn.zst");
+        std::fs::write(&plain, &text).unwrap();
+        std::fs::write(&packed, zstd_layout(&text, &cuts, &skippable)).unwrap();
+        let (want, _) = read_file(&plain);
+        let (got, problems) = read_file(&packed);
+        prop_assert_eq!(problems, 0);
+        prop_assert_eq!(want.len(), 12);
+        prop_assert_eq!(rows(&got), rows(&want));
     }
 }

@@ -57,7 +57,8 @@ pub struct Loaded {
 /// which are small enough for standings, which the catalogue names). The
 /// queries of a pass share one scan; each holds only its groups in memory.
 pub fn summarize_rows(table: &Path, config: &Config) -> Result<Summary> {
-    let lf = table::scan_one(table)?;
+    let open = table::scan_one(table)?;
+    let lf = open.lf.clone();
     let filters = config.filters;
     let prepared = table::prepare(lf.clone(), filters, config.patterns)?;
     let used = table::used(prepared.clone());

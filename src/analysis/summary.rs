@@ -260,9 +260,17 @@ pub fn write(table: &Path, config: &Config, summary: &Summary) -> Result<PathBuf
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let temp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&temp, packed).with_context(|| format!("writing {}", temp.display()))?;
-    std::fs::rename(&temp, &path).with_context(|| format!("writing {}", path.display()))?;
-    Ok(path)
+    crate::table::register_temporary(&temp);
+    let written = std::fs::write(&temp, packed)
+        .with_context(|| format!("writing {}", temp.display()))
+        .and_then(|()| {
+            std::fs::rename(&temp, &path).with_context(|| format!("writing {}", path.display()))
+        });
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    crate::table::forget_temporary(&temp);
+    written.map(|()| path)
 }
 
 /// Reads the summary of `table` for `config`, checking that it is one,

@@ -192,31 +192,30 @@ fn wildcard_match(pattern: &str, name: &str) -> bool {
     p[pi..].iter().all(|&c| c == '*')
 }
 
-/// The tables as one lazy frame.
-pub fn scan(paths: &[PathBuf]) -> Result<LazyFrame> {
-    let frames = paths
-        .iter()
-        .map(|p| scan_one(p))
-        .collect::<Result<Vec<_>>>()?;
-    match frames.len() {
-        0 => bail!("no input tables"),
-        1 => Ok(frames.into_iter().next().unwrap()),
-        _ => Ok(concat(frames, UnionArgs::default())?),
-    }
+/// A games table opened for lazy queries.
+pub struct OpenTable {
+    pub lf: LazyFrame,
+    /// Held open for as long as the queries run: polars takes paths as
+    /// text, so a path that is not UTF-8 is given to it as this open
+    /// file's `/proc/self/fd` name.
+    _file: std::fs::File,
 }
 
 /// Opens a games table lazily, after checking that it is a Parquet file
 /// written by `remis classify`: every error names the file.
-pub fn scan_one(path: &Path) -> Result<LazyFrame> {
-    let schema = std::fs::File::open(path)
-        .map_err(anyhow::Error::from)
-        .and_then(|f| Ok(ParquetReader::new(f).schema()?))
-        .map_err(|e| {
-            anyhow::anyhow!(
-                "{}: not a games table written by `remis classify` (not a readable Parquet file: {e})",
-                path.display()
-            )
-        })?;
+pub fn scan_one(path: &Path) -> Result<OpenTable> {
+    let unreadable = |e: &dyn std::fmt::Display| {
+        anyhow::anyhow!(
+            "{}: not a games table written by `remis classify` (not a readable Parquet file: {e})",
+            path.display()
+        )
+    };
+    let file = std::fs::File::open(path).map_err(|e| unreadable(&e))?;
+    let schema = file
+        .try_clone()
+        .map_err(PolarsError::from)
+        .and_then(|f| ParquetReader::new(f).schema())
+        .map_err(|e| unreadable(&e))?;
     let missing: Vec<&str> = Column::ALL
         .into_iter()
         .map(Column::name)
@@ -229,7 +228,13 @@ pub fn scan_one(path: &Path) -> Result<LazyFrame> {
             missing.join(", ")
         );
     }
-    let name = path.to_string_lossy().into_owned();
+    let name = match path.to_str() {
+        Some(name) => name.to_string(),
+        None => {
+            use std::os::fd::AsRawFd;
+            format!("/proc/self/fd/{}", file.as_raw_fd())
+        }
+    };
     // Only the file's own columns: a dataset's `year=2025/` folders name
     // where a shard lies, and must not override the rows' `year`.
     let args = ScanArgsParquet {
@@ -240,8 +245,9 @@ pub fn scan_one(path: &Path) -> Result<LazyFrame> {
         glob: false,
         ..ScanArgsParquet::default()
     };
-    let scanned = LazyFrame::scan_parquet(PlRefPath::new(name.as_str()), args);
-    anyhow::Context::with_context(scanned, || format!("reading {}", path.display()))
+    let lf = LazyFrame::scan_parquet(PlRefPath::new(name.as_str()), args)
+        .map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))?;
+    Ok(OpenTable { lf, _file: file })
 }
 
 /// The values `--time-class` accepts: the classes read from `TimeControl`

@@ -26,7 +26,7 @@ pub struct Args {
     /// PGN files (.pgn, .pgn.gz, .pgn.bz2, .pgn.zst, .zip), folders, or `-`
     /// for standard input.
     #[arg(required = true)]
-    inputs: Vec<String>,
+    inputs: Vec<PathBuf>,
     /// Output: a folder (the table is DIR/games.parquet) or a file name
     /// ending in .parquet.
     #[arg(long, short)]
@@ -137,21 +137,40 @@ fn shard_path(input: &input::Input, placed: &Path, root: Option<&Path>) -> Resul
         }
         _ => placed.to_path_buf(),
     };
-    let name = placed
-        .file_name()
-        .map_or_else(|| "input".to_string(), |n| n.to_string_lossy().into_owned());
-    let mut stem = name.as_str();
+    // Bytes, not text: a file name need not be UTF-8 (the suffixes are
+    // ASCII, so cutting them keeps the rest as it was).
+    use std::os::unix::ffi::OsStrExt;
+    let name = placed.file_name().map_or(&b"input"[..], |n| n.as_bytes());
+    let mut stem = name;
     for suffix in [".gz", ".bz2", ".zst", ".zip", ".pgn", ".parquet"] {
-        if let Some(s) = stem
-            .len()
-            .checked_sub(suffix.len())
-            .filter(|&at| stem[at..].eq_ignore_ascii_case(suffix))
-            .map(|at| &stem[..at])
+        if stem.len() >= suffix.len()
+            && stem[stem.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
         {
-            stem = s;
+            stem = &stem[..stem.len() - suffix.len()];
         }
     }
-    Ok(placed.with_file_name(format!("{stem}.parquet")))
+    let mut shard = stem.to_vec();
+    shard.extend_from_slice(b".parquet");
+    Ok(placed.with_file_name(std::ffi::OsStr::from_bytes(&shard)))
+}
+
+/// The output must never replace an input: `classify in.parquet --out
+/// in.parquet` would lose the user's data.
+fn refuse_overwriting_an_input(out: &Path, inputs: &[input::Input]) -> Result<()> {
+    let Ok(out_canonical) = std::fs::canonicalize(out) else {
+        return Ok(());
+    };
+    for input in inputs {
+        if let input::Input::File(path) = input
+            && std::fs::canonicalize(path).is_ok_and(|p| p == out_canonical)
+        {
+            anyhow::bail!(
+                "{}: the output is one of the inputs; refusing to overwrite it (choose another --out)",
+                out.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// What to do with a shard that is already there.
@@ -240,6 +259,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let summarize = !args.no_summary;
     if !args.shard_per_input {
         let out = table_path(&args.out)?;
+        refuse_overwriting_an_input(&out, &inputs)?;
         let damaged = classify_into(&inputs, &out, &options)?;
         if summarize {
             write_summary(&out)?;
@@ -263,6 +283,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 shard.display()
             );
         }
+        refuse_overwriting_an_input(&shard, &inputs)?;
         planned.push(shard);
     }
     let (mut damaged, mut failed, mut current) = (false, Vec::new(), 0);

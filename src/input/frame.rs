@@ -26,7 +26,7 @@
 
 use std::collections::HashSet;
 
-use super::pgn::{TagPair, tag_pairs};
+use super::pgn::{TagPair, is_space, tag_pairs, trim_line};
 
 /// Caps on what one game may hold. A game over a cap becomes a row with
 /// `ending = invalid` and an error naming the cap.
@@ -295,11 +295,37 @@ impl Framer {
             }
         }
         self.scanned = self.buf.len();
+        if self.section == Section::Start {
+            self.bound_start();
+        }
         if let Some(cap) = self.broken_cap(self.buf.len()) {
             self.cut_game(cap);
             self.clip_line();
         }
         Step::Done
+    }
+
+    /// Before the first game, text that is not yet a game is not kept
+    /// without bound: blank lines already read and white space of the line
+    /// being read are dropped (a zero-filled first piece of a download is
+    /// gigabytes of NUL), and a line that has outgrown any tag line is the
+    /// movetext of a game without tags, so that the game caps apply to it.
+    fn bound_start(&mut self) {
+        if self.spans.is_empty() && self.game_start > 0 && self.game_start <= self.line_start {
+            let drop = self.game_start;
+            self.buf.drain(..drop);
+            self.game_start = 0;
+            self.line_start -= drop;
+            self.scanned -= drop;
+        }
+        let pending = &self.buf[self.line_start..];
+        if pending.iter().all(|&b| is_space(b)) {
+            self.buf.truncate(self.line_start);
+            self.scanned = self.line_start;
+        } else if pending.len() > MAX_TAG_LINE_BYTES {
+            self.section = Section::Movetext;
+            self.headerless = true;
+        }
     }
 
     fn feed_cut(&mut self, text: &[u8]) -> Step {
@@ -479,12 +505,6 @@ impl Framer {
     }
 }
 
-/// A line without surrounding whitespace and without a byte-order mark.
-fn trim_line(line: &[u8]) -> &[u8] {
-    let line = line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(line);
-    line.trim_ascii()
-}
-
 /// The hashed names of the tags on a line, if it is a well-formed tag line
 /// (by the same rules the lexer reads tags with).
 fn tag_names(line: &[u8], pairs: &mut Vec<TagPair>, names: &mut Vec<u64>) -> bool {
@@ -498,4 +518,48 @@ fn tag_names(line: &[u8], pairs: &mut Vec<TagPair>, names: &mut Vec<u64>) -> boo
             .map(|(name, _)| crate::fnv::fnv1a(&line[name.clone()])),
     );
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Feeds `fill` × `bytes` in blocks as the reader does, then a game;
+    /// returns the most the framer held at once, and the games.
+    fn held(fill: &[u8], bytes: usize) -> (usize, Vec<GameSpan>) {
+        let mut framer = Framer::new(Limits::default());
+        let block: Vec<u8> = fill.iter().copied().cycle().take(256 << 10).collect();
+        let mut most = 0;
+        for _ in 0..bytes / block.len() {
+            framer.feed(&block);
+            most = most.max(framer.buf.len());
+        }
+        framer.feed(b"\n[Event \"x\"]\n\n1. e4 *\n\n");
+        framer.finish();
+        let (_, spans) = framer.take();
+        (most, spans)
+    }
+
+    #[test]
+    fn text_before_the_first_game_is_not_kept_without_bound() {
+        // 64 MiB of NUL or spaces on one line, of blank lines, and of junk
+        // on one line: the framer holds at most a block and a tag line.
+        for fill in [&b"\0"[..], b" ", b"\n", b" \n\0\r\x0b", b"x"] {
+            let (most, spans) = held(fill, 64 << 20);
+            assert!(
+                most <= (256 << 10) + MAX_TAG_LINE_BYTES + (16 << 20),
+                "{fill:?}: held {most} bytes"
+            );
+            if fill != b"x" {
+                assert!(most <= 2 * (256 << 10), "{fill:?}: held {most} bytes");
+                assert_eq!(spans.len(), 1, "{fill:?}");
+                assert_eq!(spans[0].cut, None);
+            } else {
+                // Junk is a game without tags, capped like any game.
+                assert_eq!(spans.len(), 2);
+                assert_eq!(spans[0].cut, Some(Cap::GameBytes(16 << 20)));
+                assert!(spans[0].headerless);
+            }
+        }
+    }
 }

@@ -70,16 +70,16 @@ pub struct Resolved {
 /// before any work starts. Each file is read once, however often it is
 /// reached; in folders, FIFOs, sockets and devices are passed over (named
 /// on the command line, a FIFO is read like standard input).
-pub fn resolve(args: &[String]) -> Result<Resolved, InputError> {
+pub fn resolve(args: &[PathBuf]) -> Result<Resolved, InputError> {
     let mut resolved = Resolved::default();
     let mut seen = HashSet::new();
     for arg in args {
-        if arg == "-" {
+        if arg.as_os_str() == "-" {
             resolved.inputs.push(Input::Stdin);
             resolved.placed.push(PathBuf::from("stdin"));
             continue;
         }
-        let path = PathBuf::from(arg);
+        let path = arg.clone();
         let Ok(meta) = std::fs::metadata(&path) else {
             return Err(InputError::Missing(path));
         };
@@ -152,6 +152,15 @@ fn walk(
         } else if !meta.is_file() {
             out.skipped
                 .push((path, "not a regular file (FIFO, socket or device)"));
+        } else if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("parquet"))
+            && parquet::is_remis_table(&path)
+        {
+            // A rerun into the input folder (`classify d --out d`) must not
+            // read the table the last run wrote there.
+            out.skipped
+                .push((path, "a games table written by remis, not read as input"));
         } else if seen.insert(canonical(&path)) {
             let placed = path.strip_prefix(root).unwrap_or(&path).to_path_buf();
             out.placed.push(placed);

@@ -46,7 +46,10 @@ impl Compression {
         match head {
             [0x1f, 0x8b, ..] => Compression::Gzip,
             [b'B', b'Z', b'h', ..] => Compression::Bzip2,
-            [0x28, 0xb5, 0x2f, 0xfd, ..] => Compression::Zstd,
+            // A zstd frame, or a skippable frame (0x184D2A50 to 0x184D2A5F,
+            // little-endian) before one: pzstd and the seekable format
+            // start so; the decoder skips them.
+            [0x28, 0xb5, 0x2f, 0xfd, ..] | [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..] => Compression::Zstd,
             [b'P', b'K', 3, 4, ..] | [b'P', b'K', 5, 6, ..] => Compression::Zip,
             [b'P', b'A', b'R', b'1', ..] => Compression::Parquet,
             _ => Compression::Plain,
@@ -115,7 +118,7 @@ impl Chunker<'_> {
         }
     }
 
-    /// Hands on a Parquet file's rows, a row group at a time.
+    /// Hands on a Parquet file's rows, a slice at a time.
     fn parquet(&mut self, source: &str, mut games: super::parquet::ParquetGames) {
         if self.stopped {
             return;
@@ -145,7 +148,7 @@ impl Chunker<'_> {
             go_on
         };
         let failure = loop {
-            match games.next_group(*target, MAX_CHUNK_GAMES, limits, &mut hand_on) {
+            match games.next_slice(*target, MAX_CHUNK_GAMES, limits, &mut hand_on) {
                 Ok(true) => {}
                 Ok(false) => break None,
                 Err(e) => break Some(e),
@@ -266,6 +269,14 @@ fn read_one(
     Ok(())
 }
 
+/// A zip archive that yields no game at all says so (and the run exits 1).
+fn no_pgn_members(members: usize) -> String {
+    match members {
+        0 => "an empty zip archive: no games".to_string(),
+        n => format!("a zip archive without a .pgn member ({n} other members): no games"),
+    }
+}
+
 fn is_pgn_member(name: &str) -> bool {
     name.to_ascii_lowercase().ends_with(".pgn")
 }
@@ -283,6 +294,7 @@ fn read_zip_file(
     let counted_file = File::open(path)?;
     match zip::ZipArchive::new(BufReader::new(counted_file)) {
         Ok(mut archive) => {
+            let mut members = 0;
             for i in 0..archive.len() {
                 let mut member = match archive.by_index(i) {
                     Ok(m) => m,
@@ -293,8 +305,12 @@ fn read_zip_file(
                 };
                 let member_name = member.name().map(|n| n.to_string()).unwrap_or_default();
                 if member.is_file() && is_pgn_member(&member_name) {
+                    members += 1;
                     chunker.stream(&format!("{name}!{member_name}"), &mut member);
                 }
+            }
+            if members == 0 {
+                chunker.problem(name, no_pgn_members(archive.len()));
             }
         }
         Err(e) => {
@@ -310,15 +326,23 @@ fn read_zip_file(
 
 /// A zip archive read front to back (standard input, damaged archives).
 fn read_zip_stream(chunker: &mut Chunker<'_>, name: &str, mut reader: &mut dyn Read) {
+    let (mut members, mut pgn) = (0, 0);
     loop {
         match zip::read::read_zipfile_from_stream(&mut reader) {
             Ok(Some(mut member)) => {
+                members += 1;
                 let member_name = member.name().map(|n| n.to_string()).unwrap_or_default();
                 if member.is_file() && is_pgn_member(&member_name) {
+                    pgn += 1;
                     chunker.stream(&format!("{name}!{member_name}"), &mut member);
                 }
             }
-            Ok(None) => break,
+            Ok(None) => {
+                if pgn == 0 {
+                    chunker.problem(name, no_pgn_members(members));
+                }
+                break;
+            }
             Err(e) => {
                 chunker.problem(name, format!("zip archive breaks off: {e}"));
                 break;

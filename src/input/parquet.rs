@@ -5,9 +5,9 @@
 //! `BlackRatingDiff`, `UTCDate`, `UTCTime`, `ECO`, `Opening`,
 //! `Termination`, `TimeControl`) and the moves in `movetext`.
 //!
-//! The file is opened once and read a row group at a time, in order, so
-//! time is linear in rows however the file is grouped, and memory is
-//! bounded by one row group. The tags go to the replay as they are (a
+//! The footer is read once and the rows in slices of at most
+//! [`SLICE_ROWS`], in order, so time is linear in rows however the file is
+//! grouped, and memory is bounded by a slice. The tags go to the replay as they are (a
 //! [`TagTable`]); only `movetext` is lexed. Every row is exactly one game,
 //! whatever its movetext holds: a line break or a tag line inside it is
 //! movetext, never the start of another game.
@@ -140,20 +140,47 @@ pub struct Rows {
     pub tags: TagTable,
 }
 
-/// A reader of a Parquet file's games, one row group at a time.
+/// A reader of a Parquet file's games, a slice of rows at a time.
 pub struct ParquetGames {
     path: PathBuf,
     metadata: Arc<polars::io::parquet::read::FileMetadata>,
     /// The tag columns present, then `movetext`.
     columns: Vec<String>,
     names: Arc<[&'static str]>,
+    /// The row group that holds row `offset`, and the row past its end.
     group: usize,
+    group_end: usize,
     offset: usize,
     /// Rows read so far: the next row's number is `row + 1`.
     row: u64,
     /// Rows not yet handed on: a run fills across small row groups.
     run: Option<Rows>,
 }
+
+/// Whether a Parquet file is a games table remis wrote (its footer holds a
+/// remis manifest, or it has the table's columns): remis's own output is
+/// never read back as input.
+pub fn is_remis_table(path: &Path) -> bool {
+    let Ok(file) = File::open(path) else {
+        return false;
+    };
+    let mut reader = ParquetReader::new(file);
+    let manifest = reader.get_metadata().is_ok_and(|m| {
+        m.key_value_metadata
+            .as_ref()
+            .is_some_and(|kv| kv.iter().any(|kv| kv.key.starts_with("remis.")))
+    });
+    manifest
+        || reader.schema().is_ok_and(|schema| {
+            ["game_no", "ending", "draw_type", "movetext_hash"]
+                .iter()
+                .all(|c| schema.contains(c))
+        })
+}
+
+/// Rows read at a time: a slice of a row group, or many small groups.
+pub const SLICE_ROWS: usize = 16_384;
+const FIRST_SLICE_ROWS: usize = 4_096;
 
 impl ParquetGames {
     pub fn open(path: &Path) -> Result<ParquetGames, ParquetInputError> {
@@ -183,52 +210,70 @@ impl ParquetGames {
             .get_metadata()
             .map_err(ParquetInputError::Unreadable)?
             .clone();
+        let first_group_rows = metadata.row_groups.first().map_or(0, |g| g.num_rows());
         Ok(ParquetGames {
             path: path.to_path_buf(),
             metadata,
             columns,
             names: present.into(),
             group: 0,
+            group_end: first_group_rows,
             offset: 0,
             row: 0,
             run: None,
         })
     }
 
-    /// Reads the next row group: its games in runs of at most `max_games`
-    /// rows and about `target` bytes of movetext, through `emit` (a run may
-    /// span groups; the last one goes at the end of the file). Returns
-    /// false at the end of the file, or when `emit` says stop.
-    pub fn next_group(
+    /// Reads the next slice of rows: its games in runs of at most
+    /// `max_games` rows and about `target` bytes of movetext, through
+    /// `emit` (a run may span slices; the last one goes at the end of the
+    /// file). Returns false at the end of the file, or when `emit` says
+    /// stop.
+    ///
+    /// Slices are at most [`SLICE_ROWS`] rows whatever the row groups:
+    /// polars reads only the pages a slice needs, so a file of one huge
+    /// group starts replaying at once and memory stays bounded by a slice,
+    /// and a file of thousands of tiny groups is read a few calls at a time.
+    pub fn next_slice(
         &mut self,
         target: usize,
         max_games: usize,
         limits: &Limits,
         emit: &mut dyn FnMut(Rows) -> bool,
     ) -> Result<bool, ParquetInputError> {
-        let Some(group) = self.metadata.row_groups.get(self.group) else {
+        let total = self.metadata.num_rows;
+        if self.offset >= total {
             // The end: the last run, however short.
             if let Some(run) = self.run.take().filter(|r| !r.games.is_empty()) {
                 emit(run);
             }
             return Ok(false);
-        };
-        let rows = group.num_rows();
+        }
+        // The first slice is small, so that the workers start early.
+        let rows = if self.offset == 0 {
+            FIRST_SLICE_ROWS
+        } else {
+            SLICE_ROWS
+        }
+        .min(total - self.offset);
         let index = self.group;
         let failed = |cause| ParquetInputError::Group {
             group: index,
             cause,
         };
-        // The footer is read once, in `open`: each group reuses it, so a
-        // file of thousands of small groups is not re-parsed per group.
+        // The footer is read once, in `open`: each slice reuses it.
         let file = File::open(&self.path).map_err(|e| failed(e.into()))?;
         let mut reader = ParquetReader::new(file)
             .with_columns(Some(self.columns.clone()))
             .with_slice(Some((self.offset, rows)));
         reader.set_metadata(self.metadata.clone());
         let frame = reader.finish().map_err(failed)?;
-        self.group += 1;
         self.offset += rows;
+        // The group that holds the next row, for messages.
+        while self.group_end <= self.offset && self.group + 1 < self.metadata.row_groups.len() {
+            self.group += 1;
+            self.group_end += self.metadata.row_groups[self.group].num_rows();
+        }
         let mut tags: Vec<StringChunked> = Vec::with_capacity(self.names.len());
         for name in self.names.iter() {
             let column = frame.column(name).map_err(failed)?;
@@ -246,12 +291,16 @@ impl ParquetGames {
             tags: TagTable::new(names.clone()),
         };
         let mut run = self.run.take().unwrap_or_else(fresh);
-        for i in 0..frame.height() {
+        // Walked in step by iterators: a slice over many small row groups
+        // is a column of many chunks, where looking up row i is not O(1).
+        let mut tag_values: Vec<_> = tags.iter().map(|t| t.iter()).collect();
+        for moves in movetext.iter() {
             self.row += 1;
-            let whole = run
-                .tags
-                .push(tags.iter().map(|t| t.get(i)), limits.max_header_bytes);
-            let moves = movetext.get(i).unwrap_or_default();
+            let whole = run.tags.push(
+                tag_values.iter_mut().map(|t| t.next().flatten()),
+                limits.max_header_bytes,
+            );
+            let moves = moves.unwrap_or_default();
             let start = run.data.len();
             let cut = if !whole {
                 Some(Cap::HeaderBytes(limits.max_header_bytes))

@@ -205,10 +205,7 @@ impl<'a> Game<'a> {
             let rest = &self.text[self.pos..];
             let line_len = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
             let raw = &rest[..line_len];
-            let line = raw
-                .strip_prefix(b"\xef\xbb\xbf")
-                .unwrap_or(raw)
-                .trim_ascii();
+            let line = trim_line(raw);
             match line.first() {
                 None if line_len == rest.len() => return Ok(ControlFlow::Continue(())),
                 None | Some(b'%') => {}
@@ -248,7 +245,7 @@ impl<'a> Game<'a> {
                 b'%' if pos == 0 || text[pos - 1] == b'\n' => {
                     pos += memchr::memchr(b'\n', &text[pos..]).unwrap_or(text.len() - pos);
                 }
-                b if b.is_ascii_whitespace() => pos += 1,
+                b if is_space(b) => pos += 1,
                 b'{' | b';' | b'*' | b'0'..=b'9' => return true,
                 _ => {
                     let end = text[pos..]
@@ -282,7 +279,7 @@ impl<'a> Game<'a> {
             let line_start = std::mem::take(&mut at_line_start);
             match byte {
                 // NUL bytes are padding some tools leave behind.
-                b' ' | b'\t' | b'\r' | 0x0b | 0x0c | 0x00 => self.pos += 1,
+                b if is_space(b) => self.pos += 1,
                 b'%' if line_start => self.skip_line(),
                 b';' => self.skip_line(),
                 b'{' => {
@@ -545,6 +542,28 @@ const RESULTS: [(&[u8], Token); 12] = [
     (b"0-0", castle(CastlingSide::KingSide, None)),
 ];
 
+/// What PGN reading counts as white space, in framing, in tag lines and
+/// in movetext alike: the ASCII spaces and line ends, vertical tab, form
+/// feed, and NUL (the padding some tools and zero-filled downloads leave).
+pub(crate) fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c | 0x00)
+}
+
+/// A line without surrounding white space (see [`is_space`]) and without a
+/// byte-order mark.
+pub(crate) fn trim_line(line: &[u8]) -> &[u8] {
+    let line = line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(line);
+    let start = line
+        .iter()
+        .position(|&b| !is_space(b))
+        .unwrap_or(line.len());
+    let end = line
+        .iter()
+        .rposition(|&b| !is_space(b))
+        .map_or(start, |e| e + 1);
+    &line[start..end]
+}
+
 /// Where a tag's name and raw value lie in its line.
 pub(crate) type TagPair = (Range<usize>, Range<usize>);
 
@@ -594,7 +613,7 @@ fn tag_name(line: &[u8], at: usize) -> Option<Range<usize>> {
 }
 
 fn skip_spaces(line: &[u8], mut at: usize) -> usize {
-    while line.get(at).is_some_and(u8::is_ascii_whitespace) {
+    while line.get(at).is_some_and(|&b| is_space(b)) {
         at += 1;
     }
     at

@@ -155,9 +155,15 @@ fn clock_seconds(comment: &[u8]) -> Option<f32> {
     let rest = comment[at + 5..].trim_ascii_start();
     let end = rest.iter().position(|&b| b == b']')?;
     let text = std::str::from_utf8(&rest[..end]).ok()?.trim();
+    // Every part a number that is neither negative nor NaN nor infinite:
+    // `[%clk -1:00:00]` is no clock.
     let mut seconds = 0.0f32;
     for part in text.split(':') {
-        seconds = seconds * 60.0 + part.parse::<f32>().ok()?;
+        let value = part
+            .parse::<f32>()
+            .ok()
+            .filter(|v| v.is_finite() && *v >= 0.0)?;
+        seconds = seconds * 60.0 + value;
     }
     seconds.is_finite().then_some(seconds)
 }
@@ -650,6 +656,21 @@ mod tests {
         assert_eq!(clock_seconds(b" [%clk 0:03:00] "), Some(180.0));
         assert_eq!(clock_seconds(b"[%eval 0.3] [%clk 1:00:05.5]"), Some(3605.5));
         assert_eq!(clock_seconds(b"good move"), None);
+        // Not a time: negative, NaN or infinite parts (issue 19).
+        for text in [
+            &b"[%clk -1:00:00]"[..],
+            b"[%clk 0:-1:00]",
+            b"[%clk NaN]",
+            b"[%clk inf]",
+            b"[%clk 0:00:NaN]",
+        ] {
+            assert_eq!(
+                clock_seconds(text),
+                None,
+                "{}",
+                String::from_utf8_lossy(text)
+            );
+        }
         let pgn = b"[Event \"a\"]\n\n1. e4 { [%clk 0:01:00] } e5 { [%clk 0:00:59] } 2. Nf3 { [%clk 0:00:58] } { ! } 1/2-1/2\n";
         let games = GameReplayer::new().replay_all(pgn);
         // White's last comment has no clock; Black's is the one after e5.

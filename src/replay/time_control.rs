@@ -43,9 +43,15 @@ impl TimeClass {
             Some((moves, rest)) => (Some(moves), rest),
             None => (None, first_period),
         };
+        // Seconds: a number, neither negative nor NaN nor infinite.
+        let seconds = |text: &str| {
+            text.parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && *v >= 0.0)
+        };
         let (base, increment) = match rest.split_once('+') {
-            Some((b, i)) => (b.parse::<f64>().ok()?, i.parse::<f64>().ok()?),
-            None => (rest.parse::<f64>().ok()?, 0.0),
+            Some((b, i)) => (seconds(b)?, seconds(i)?),
+            None => (seconds(rest)?, 0.0),
         };
         if moves == Some("1") && base >= 86_400.0 {
             return Some(TimeClass::Correspondence);
@@ -76,5 +82,16 @@ mod tests {
         assert_eq!(c("1/259200"), Some(TimeClass::Correspondence));
         assert_eq!(c("-"), None);
         assert_eq!(c("?"), None);
+    }
+
+    #[test]
+    fn numbers_that_are_not_times_give_no_class() {
+        // Rust parses these as numbers; none is a time (issue 19).
+        let c = TimeClass::from_time_control;
+        for tag in [
+            "NaN", "inf+0", "-300+0", "300+-5", "infinity", "40/NaN", "1e999+0",
+        ] {
+            assert_eq!(c(tag), None, "{tag}");
+        }
     }
 }

@@ -402,6 +402,7 @@ impl ParquetSink {
             cause,
         };
         let file = File::create(&temp).map_err(create_error)?;
+        register_temporary(&temp);
         let sync = file.try_clone().map_err(create_error)?;
         let error = std::sync::Arc::default();
         Ok(ParquetSink {
@@ -478,8 +479,41 @@ impl ParquetSink {
         };
         self.sync.sync_all().map_err(io_error)?;
         std::fs::rename(&self.temp, &self.path).map_err(io_error)?;
+        forget_temporary(&self.temp);
         Ok(())
     }
+}
+
+/// Temporary files being written, so that an interrupted run (SIGINT,
+/// SIGTERM) can remove them before it exits.
+static TEMPORARIES: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// Notes a temporary file that must not outlive an interrupted run.
+pub fn register_temporary(path: &Path) {
+    if let Ok(mut list) = TEMPORARIES.lock() {
+        list.push(path.to_path_buf());
+    }
+}
+
+/// The temporary file is gone (renamed over its table, or removed).
+pub fn forget_temporary(path: &Path) {
+    if let Ok(mut list) = TEMPORARIES.lock() {
+        list.retain(|p| p != path);
+    }
+}
+
+/// Removes every temporary file still being written; returns them. For
+/// the signal handler: the tables they would have replaced stay as they
+/// were.
+pub fn remove_temporaries() -> Vec<std::path::PathBuf> {
+    let Ok(mut list) = TEMPORARIES.lock() else {
+        return Vec::new();
+    };
+    let removed: Vec<_> = list
+        .drain(..)
+        .filter(|p| std::fs::remove_file(p).is_ok())
+        .collect();
+    removed
 }
 
 /// The key of the manifest in a table's Parquet footer.
@@ -621,6 +655,7 @@ impl Drop for ParquetSink {
     fn drop(&mut self) {
         // Still there only when the run failed: the table stays as it was.
         let _ = std::fs::remove_file(&self.temp);
+        forget_temporary(&self.temp);
     }
 }
 
