@@ -14,7 +14,7 @@ SAMPLE_GAMES = 3,820
 
 TEST_OUT = target/test-report
 
-.PHONY: all build release setup run test lint validate bench bench-hostile bench-report fuzz scale-test published-figures sample test-data clean
+.PHONY: sofia-demo all build release setup run test lint validate bench bench-hostile bench-report fuzz scale-test published-figures sample test-data clean
 
 all: build
 
@@ -50,7 +50,15 @@ test: build setup
 		--out $(TEST_OUT)/synthetic/report.html
 	REMIS_REPORT=$(TEST_OUT)/sample/report.html REMIS_SYNTHETIC_REPORT=$(TEST_OUT)/synthetic/report.html \
 		REMIS_SCREENSHOT=$(TEST_OUT)/report.png $(VENV)/bin/python -m pytest -q tests/browser
-	$(VENV)/bin/python notebooks/run_notebooks.py $(TEST_OUT)/sample/games.parquet
+	REMIS=$(REMIS_DEBUG) $(VENV)/bin/python notebooks/run_notebooks.py $(TEST_OUT)/sample/games.parquet
+
+# What remis sofia prints, on generated games (not real events) and a
+# made-up catalogue that names two of their series: a demonstration only.
+sofia-demo: build
+	$(REMIS_DEBUG) classify tests/data/synthetic-3000.pgn.zst --out $(SAMPLE_OUT)-generated 2>/dev/null
+	@echo "remis sofia on 3,000 GENERATED games (random legal moves between invented players;"
+	@echo "the figures show the tool at work and say nothing about chess):"
+	$(REMIS_DEBUG) sofia $(SAMPLE_OUT)-generated --events tests/data/events-synthetic.toml
 
 lint:
 	$(CARGO) fmt --all -- --check

@@ -16,7 +16,8 @@ import matplotlib.pyplot as plt
 
 ROOT = pathlib.Path("..").resolve()
 TABLE = os.environ.get("REMIS_TABLE", str(ROOT / "reports" / "sample" / "games.parquet"))
-REMIS = os.environ.get("REMIS", str(ROOT / "target" / "debug" / "remis"))
+BUILD = pathlib.Path(os.environ.get("CARGO_TARGET_DIR") or ROOT / "target")
+REMIS = os.environ.get("REMIS", str(BUILD / "debug" / "remis"))
 EXTRA = os.environ.get("REMIS_FILTERS", "").split()  # e.g. "--dedup"
 
 def remis(*args):

@@ -1,25 +1,36 @@
 """Executes every notebook headless (nbclient) against a games table, so
-they can never rot. Usage: run_notebooks.py TABLE.parquet"""
+they can never rot. Usage: run_notebooks.py TABLE.parquet
+
+The notebooks ask `remis` for their numbers: REMIS names the binary (the
+Makefile passes the one it built); without it, the debug build under
+CARGO_TARGET_DIR, else under target/."""
 import os
 import pathlib
 import sys
+import tempfile
 
 import nbformat
+from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
 HERE = pathlib.Path(__file__).parent
 os.environ["REMIS_TABLE"] = str(pathlib.Path(sys.argv[1]).resolve())
-# The remis the notebooks ask for numbers: the debug build unless told.
-os.environ.setdefault("REMIS", str((HERE.parent / "target" / "debug" / "remis").resolve()))
+build = pathlib.Path(os.environ.get("CARGO_TARGET_DIR") or HERE.parent / "target")
+os.environ.setdefault("REMIS", str((build / "debug" / "remis").resolve()))
+if not pathlib.Path(os.environ["REMIS"]).is_file():
+    sys.exit(f"run_notebooks: no remis binary at {os.environ['REMIS']} (build it, or set REMIS)")
 failed = 0
 notebooks = sorted(HERE.glob("*.ipynb"))
-for path in notebooks:
-    nb = nbformat.read(path, as_version=4)
-    try:
-        NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(HERE)}}).execute()
-        print(f"notebook {path.name}: ok")
-    except Exception as error:  # report every notebook, then fail
-        failed += 1
-        print(f"notebook {path.name}: FAILED\n{error}")
+with tempfile.TemporaryDirectory(prefix="remis-kernels-") as sockets:
+    for path in notebooks:
+        nb = nbformat.read(path, as_version=4)
+        # The kernel talks over local sockets in a private folder, not TCP.
+        km = KernelManager(kernel_name="python3", transport="ipc", ip=os.path.join(sockets, path.stem))
+        try:
+            NotebookClient(nb, km=km, timeout=300, resources={"metadata": {"path": str(HERE)}}).execute()
+            print(f"notebook {path.name}: ok")
+        except Exception as error:  # report every notebook, then fail
+            failed += 1
+            print(f"notebook {path.name}: FAILED\n{error}")
 print(f"notebooks: {len(notebooks) - failed} passed, {failed} failed")
 sys.exit(1 if failed or not notebooks else 0)

@@ -18,7 +18,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Classify every game of PGN inputs into DIR/games.parquet.
+    /// Classify every game of the inputs (PGN, zip, lichess-layout Parquet) into a games table.
     Classify(cmd::classify::Args),
     /// Write a self-contained HTML draw report from games tables.
     Report(cmd::report::Args),

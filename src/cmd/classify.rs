@@ -23,15 +23,18 @@ pub const EXIT_DAMAGED: u8 = 1;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// PGN files (.pgn, .pgn.gz, .pgn.bz2, .pgn.zst, .zip), folders, or `-`
-    /// for standard input.
+    /// Files: PGN, plain or compressed with gzip, bzip2 or zstd; zip
+    /// archives of PGN; Parquet files in the lichess dataset layout — each
+    /// told by its magic bytes, whatever its name. Folders: every file
+    /// below them named *.pgn, *.pgn.gz, *.pgn.bz2, *.pgn.zst, *.zip or
+    /// *.parquet (remis's own tables excepted). `-`: standard input.
     #[arg(required = true)]
     inputs: Vec<PathBuf>,
     /// Output: a folder (the table is DIR/games.parquet) or a file name
     /// ending in .parquet.
     #[arg(long, short)]
     out: PathBuf,
-    /// Replay threads (default: all cores; at most 4 per core).
+    /// Replay threads; 0 means one per core. At most 4 per core.
     #[arg(long, default_value_t = 0)]
     threads: usize,
     /// Mark later copies of the same game (same players, year, result and

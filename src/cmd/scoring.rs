@@ -7,16 +7,17 @@ use anyhow::Result;
 
 use super::filters::{FilterArgs, SourceArgs};
 use remis::analysis::scoring;
-use remis::render::text::{self, Format};
+use remis::render::text::{self, StudyFormat};
 
 #[derive(clap::Args)]
 pub struct Args {
     /// Output folders of `remis classify` or `games.parquet` files.
     #[arg(required = true)]
     tables: Vec<PathBuf>,
-    /// How to print: text, or JSON for notebooks and scripts.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    format: Format,
+    /// How to print: text for the terminal, or one JSON document for
+    /// notebooks and scripts.
+    #[arg(long, value_enum, default_value_t = StudyFormat::Table)]
+    format: StudyFormat,
     #[command(flatten)]
     filters: FilterArgs,
     #[command(flatten)]
@@ -28,7 +29,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let loaded = super::filters::load(&args.tables, &settings, &args.source)?;
     let study = scoring::scoring_study(&loaded.summary.scoring);
     let mut out = std::io::stdout().lock();
-    if args.format == Format::Json {
+    if args.format == StudyFormat::Json {
         let json = serde_json::json!({
             "events": study.events,
             "large_events_left_out": study.large_events,

@@ -7,7 +7,7 @@ use anyhow::Result;
 
 use super::filters::{FilterArgs, SourceArgs};
 use remis::analysis::rule_study::{self, Measure};
-use remis::render::text::{self, Format};
+use remis::render::text::{self, StudyFormat};
 use remis::rules::DrawType;
 use remis::study::Proportion;
 
@@ -20,9 +20,10 @@ pub struct Args {
     /// catalogue built into remis.
     #[arg(long)]
     events: Option<PathBuf>,
-    /// How to print: text, or JSON for notebooks and scripts.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    format: Format,
+    /// How to print: text for the terminal, or one JSON document for
+    /// notebooks and scripts.
+    #[arg(long, value_enum, default_value_t = StudyFormat::Table)]
+    format: StudyFormat,
     #[command(flatten)]
     filters: FilterArgs,
     #[command(flatten)]
@@ -100,7 +101,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         settings.filters.short_draws,
     );
     let mut out = std::io::stdout().lock();
-    if args.format == Format::Json {
+    if args.format == StudyFormat::Json {
         serde_json::to_writer_pretty(&mut out, &study_json(&study))?;
         writeln!(out)?;
         return Ok(ExitCode::SUCCESS);
@@ -110,6 +111,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
             out,
             "no games of the catalogue's events in these tables ({})",
             settings.filters.describe().join(", ")
+        )?;
+        writeln!(
+            out,
+            "\nThe study compares elite over-the-board events played under rules against short\n\
+             draws (M-Tel Masters Sofia 2005-09, Bilbao, Nanjing, the London Chess Classic) with\n\
+             comparable events without them (Corus/Tata Steel, Linares, Dortmund, Tal Memorial,\n\
+             Biel). It needs those events' games: classify a collection that holds them, such as\n\
+             the players' files of pgnmentor.com or The Week in Chess issues of those years, e.g.\n\
+             \n    remis classify players/ --dedup --out masters && remis sofia masters --dedup\n\
+             \n`remis sofia --events FILE` takes your own catalogue (data/events.toml is the format).\n\
+             `make sofia-demo` shows the output on generated games with a made-up catalogue."
         )?;
         return Ok(ExitCode::SUCCESS);
     }

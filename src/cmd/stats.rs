@@ -46,7 +46,8 @@ pub struct Args {
     /// views.
     #[arg(long)]
     by_band: bool,
-    /// How to print.
+    /// How to print: aligned columns, CSV with a header line, or a JSON
+    /// array of objects.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
     /// Short for --view audit.

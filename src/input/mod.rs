@@ -173,17 +173,19 @@ fn walk(
     Ok(())
 }
 
+/// The names of the files a folder's walk reads (`classify --help` and the
+/// README list them; `tests/help_texts.rs` checks they agree).
+pub const FOLDER_SUFFIXES: [&str; 6] = [
+    ".pgn", ".pgn.gz", ".pgn.bz2", ".pgn.zst", ".zip", ".parquet",
+];
+
 /// A file name remis reads when it finds it in a folder.
 pub fn is_pgn_file_name(path: &Path) -> bool {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
-    [
-        ".pgn", ".pgn.gz", ".pgn.bz2", ".pgn.zst", ".zip", ".parquet",
-    ]
-    .iter()
-    .any(|ext| name.ends_with(ext))
+    FOLDER_SUFFIXES.iter().any(|ext| name.ends_with(ext))
 }
 
 /// Total size in bytes of the inputs, when every one is a file.

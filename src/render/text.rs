@@ -65,6 +65,16 @@ pub enum Format {
     Json,
 }
 
+/// How `sofia` and `scoring` print: their output is a study, not one
+/// table, so there is no CSV of it.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, clap::ValueEnum)]
+pub enum StudyFormat {
+    /// Text for the terminal.
+    Table,
+    /// One JSON document, for notebooks and scripts.
+    Json,
+}
+
 impl Table {
     pub fn new(columns: Vec<&'static str>) -> Table {
         Table {
