@@ -16,7 +16,9 @@ from nbclient import NotebookClient
 HERE = pathlib.Path(__file__).parent
 os.environ["REMIS_TABLE"] = str(pathlib.Path(sys.argv[1]).resolve())
 build = pathlib.Path(os.environ.get("CARGO_TARGET_DIR") or HERE.parent / "target")
-os.environ.setdefault("REMIS", str((build / "debug" / "remis").resolve()))
+os.environ.setdefault("REMIS", str(build / "debug" / "remis"))
+# The notebooks run in notebooks/: a relative path would not be found.
+os.environ["REMIS"] = str(pathlib.Path(os.environ["REMIS"]).resolve())
 if not pathlib.Path(os.environ["REMIS"]).is_file():
     sys.exit(f"run_notebooks: no remis binary at {os.environ['REMIS']} (build it, or set REMIS)")
 failed = 0
@@ -32,5 +34,9 @@ with tempfile.TemporaryDirectory(prefix="remis-kernels-") as sockets:
         except Exception as error:  # report every notebook, then fail
             failed += 1
             print(f"notebook {path.name}: FAILED\n{error}")
+        finally:
+            # The client does not own a kernel it was given: stop it here.
+            if km.has_kernel:
+                km.shutdown_kernel(now=True)
 print(f"notebooks: {len(notebooks) - failed} passed, {failed} failed")
 sys.exit(1 if failed or not notebooks else 0)
