@@ -110,12 +110,12 @@ def main():
         mib = path.stat().st_size / 2**20
         print(f"{name}: {games} games, {mib:.0f} MiB", flush=True)
         r = results.setdefault(name, {"games": games, "mib": mib})
-        measure("remis, 1 thread", [REMIS, "classify", path, "--threads", "1", "--out", tmp], games, args.runs, r)
-        measure("remis, 2 threads", [REMIS, "classify", path, "--threads", "2", "--out", tmp], games, args.runs, r)
-        measure("remis, 1 thread, shakmaty SAN", [REMIS, "classify", path, "--threads", "1",
+        measure("remis, 1 thread", [REMIS, "classify", "--no-summary", path, "--threads", "1", "--out", tmp], games, args.runs, r)
+        measure("remis, 2 threads", [REMIS, "classify", "--no-summary", path, "--threads", "2", "--out", tmp], games, args.runs, r)
+        measure("remis, 1 thread, shakmaty SAN", [REMIS, "classify", "--no-summary", path, "--threads", "1",
                                                   "--san-resolver", "shakmaty", "--out", tmp],
                 games, args.runs, r)
-        measure("remis, 2 threads, --no-search", [REMIS, "classify", path, "--threads", "2", "--no-search",
+        measure("remis, 2 threads, --no-search", [REMIS, "classify", "--no-summary", path, "--threads", "2", "--no-search",
                                                   "--out", tmp], games, args.runs, r)
         measure("bare replay, 1 thread", [BARE, path, "1"], games, args.runs, r)
         measure("bare replay, 2 threads", [BARE, path, "2"], games, args.runs, r)
@@ -135,13 +135,13 @@ def main():
     r = results.setdefault("compressed", {})
     for suffix in ["", ".zst", ".gz"]:
         measure(f"remis, 2 threads, {suffix or 'plain'}",
-                [REMIS, "classify", f"{players}{suffix}", "--threads", "2", "--out", tmp], games, args.runs, r)
+                [REMIS, "classify", "--no-summary", f"{players}{suffix}", "--threads", "2", "--out", tmp], games, args.runs, r)
 
     print("memory by input size (generated games)", flush=True)
     r = results.setdefault("scale", {})
     for n in [100_000, 1_000_000, args.generated]:
         measure(f"remis, 2 threads, {n} games",
-                [REMIS, "classify", corpus[f"generated-{n}"], "--threads", "2", "--out", tmp], n, 1, r)
+                [REMIS, "classify", "--no-summary", corpus[f"generated-{n}"], "--threads", "2", "--out", tmp], n, 1, r)
 
     (OUT / "results.json").write_text(json.dumps(results, indent=2, default=str))
     print(f"bench: results in {OUT / 'results.json'}")

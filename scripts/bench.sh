@@ -13,4 +13,12 @@ if [ ! -x /usr/games/pgn-extract ] && ! command -v pgn-extract >/dev/null; then
   fi
 fi
 cargo build --release --bin remis --example bare_replay
-exec "${VENV:-.venv}/bin/python" scripts/bench.py "$@"
+"${VENV:-.venv}/bin/python" scripts/bench.py "$@"
+# Where each game's time goes, stage by stage (needs Linux perf and a build
+# with line tables).
+if command -v perf >/dev/null; then
+  cargo build --profile profiling --bin remis
+  python3 scripts/stage_budget.py target/bench/pgnmentor-players.pgn target/bench/lichess-users.pgn
+else
+  echo "bench: no perf on this machine (Debian's linux-perf): the stage budget is not measured"
+fi

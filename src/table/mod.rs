@@ -441,7 +441,13 @@ impl ParquetSink {
                 .with_compression(ParquetCompression::Zstd(Some(
                     ZstdLevel::try_new(1).expect("zstd level 1 exists"),
                 )))
-                .with_statistics(StatisticsOptions::full())
+                // Min, max and null counts let readers skip row groups; a
+                // distinct count for every column of every group costs
+                // the writer and no reader uses it.
+                .with_statistics(StatisticsOptions {
+                    distinct_count: false,
+                    ..StatisticsOptions::full()
+                })
                 // The replay workers keep every core busy; encoding columns
                 // on polars' own pool as well would only oversubscribe.
                 .set_parallel(false)
