@@ -86,24 +86,17 @@ fn report(tables: &Path, out: &Path, extra: &[&str]) -> (String, String) {
     )
 }
 
-/// The page without its one provenance line that says how counts were
-/// read, and without the list of input tables.
+/// The page without its provenance section (the command, the time, the
+/// input tables and the line that says how counts were read) and its
+/// citation (which carries the time).
 fn without_provenance(page: &str) -> String {
-    let mut out = String::new();
-    let mut rest = page;
-    while let Some(at) = rest.find("<p class=\"muted\" id=\"counts-from\">") {
-        out.push_str(&rest[..at]);
-        let end = rest[at..].find("</p>").unwrap() + at + 4;
-        rest = &rest[end..];
+    let mut out = page.to_string();
+    for id in ["provenance", "cite"] {
+        let start = out.find(&format!("<section id=\"{id}\">")).unwrap();
+        let end = out[start..].find("</section>").unwrap() + start + "</section>".len();
+        out.replace_range(start..end, "");
     }
-    out.push_str(rest);
-    let (Some(a), Some(b)) = (
-        out.find("<details><summary>Input tables"),
-        out.find("</details>"),
-    ) else {
-        return out;
-    };
-    format!("{}{}", &out[..a], &out[b..])
+    out
 }
 
 fn counts_line(page: &str) -> &str {

@@ -120,6 +120,107 @@ impl DrawStats {
     }
 }
 
+/// How years are grouped in the report's by-year chart and band × year
+/// table: single years from `before` on, and bins of `width` years before
+/// it (aligned to multiples of `width`), so that two centuries of master
+/// games stay a readable table.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct YearBins {
+    pub width: u16,
+    pub before: Option<i16>,
+}
+
+impl YearBins {
+    /// Every year its own column.
+    pub const NONE: YearBins = YearBins {
+        width: 1,
+        before: None,
+    };
+
+    /// The bins that keep `years` within `max` columns with as many single
+    /// (recent) years as fit: bins of 10 years before them, or of 25, 50
+    /// or 100 when 10 are too many.
+    pub fn fit(years: &[i16], max: usize) -> YearBins {
+        if years.len() <= max {
+            return YearBins::NONE;
+        }
+        for width in [10u16, 25, 50, 100] {
+            for singles in (1..max).rev() {
+                let before = years[years.len() - singles];
+                let bins = YearBins {
+                    width,
+                    before: Some(before),
+                };
+                let mut columns: Vec<i16> = years.iter().map(|&y| bins.bin(y)).collect();
+                columns.dedup();
+                if columns.len() <= max {
+                    return bins;
+                }
+            }
+        }
+        YearBins::NONE
+    }
+
+    /// The first year of the column `year` falls in.
+    pub fn bin(&self, year: i16) -> i16 {
+        match self.before {
+            Some(before) if year < before => year - year.rem_euclid(self.width as i16),
+            _ => year,
+        }
+    }
+
+    /// The column's label: "1840–1849", or the year.
+    pub fn label(&self, start: i16) -> String {
+        match self.before {
+            Some(before) if start < before => {
+                let end = (start + self.width as i16 - 1).min(before - 1);
+                if end > start {
+                    format!("{start}–{end}")
+                } else {
+                    start.to_string()
+                }
+            }
+            _ => start.to_string(),
+        }
+    }
+
+    /// The bins in words, for the page; `None` when every year stands
+    /// alone.
+    pub fn describe(&self) -> Option<String> {
+        self.before
+            .map(|before| format!("years before {before} in bins of {} years", self.width))
+    }
+}
+
+impl DrawStats {
+    /// The same statistics with years grouped by `bins`.
+    pub fn binned(&self, bins: YearBins) -> DrawStats {
+        if bins.before.is_none() {
+            return self.clone();
+        }
+        let mut out = self.clone();
+        out.by_year.clear();
+        out.by_band_year.clear();
+        for (&y, p) in &self.by_year {
+            let cell = out
+                .by_year
+                .entry(bins.bin(y))
+                .or_insert(Proportion::new(0, 0));
+            cell.successes += p.successes;
+            cell.n += p.n;
+        }
+        for (&(b, y), p) in &self.by_band_year {
+            let cell = out
+                .by_band_year
+                .entry((b, bins.bin(y)))
+                .or_insert(Proportion::new(0, 0));
+            cell.successes += p.successes;
+            cell.n += p.n;
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,6 +234,18 @@ mod tests {
             moves: draw.map(|_| moves),
             games,
         }
+    }
+
+    #[test]
+    fn year_bins_keep_a_long_span_under_the_column_limit() {
+        let years: Vec<i16> = (1749..=2024).collect();
+        let bins = YearBins::fit(&years, 39);
+        let mut columns: Vec<i16> = years.iter().map(|&y| bins.bin(y)).collect();
+        columns.dedup();
+        assert!(columns.len() <= 39, "{} columns", columns.len());
+        assert_eq!(bins.label(bins.bin(2024)), "2024");
+        assert_eq!(bins.label(1840), "1840–1849");
+        assert_eq!(YearBins::fit(&[2018, 2019, 2020], 39), YearBins::NONE);
     }
 
     #[test]

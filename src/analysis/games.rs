@@ -9,7 +9,7 @@ use anyhow::Result;
 use polars::prelude::*;
 
 use super::summary::{Merge, pairs};
-use super::table::{BAND, EFFECTIVE_TIME_CLASS, IS_DRAW, band_of_row};
+use super::table::{BAND, EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, Play, band_of_row};
 use crate::replay::Platform;
 use crate::rules::{DrawType, Ending};
 use crate::schema::Column;
@@ -379,6 +379,86 @@ pub fn clocks_from(df: &DataFrame) -> Result<Clocks> {
             (true, None) => out.agreed_without_clock += k,
             (false, Some(b)) => *out.flag_winner_clock.entry(b).or_insert(0) += k,
             (false, None) => out.flag_without_clock += k,
+        }
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------
+// Format: online or over the board, time class, and game lengths.
+
+/// Games and draws by where and how fast they were played, draw types by
+/// time class, and the length of every game used.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct FormatCounts {
+    /// (play, effective time class, year) → draws among games.
+    #[serde(with = "pairs")]
+    pub by_play: BTreeMap<(Play, String, Option<i16>), Proportion>,
+    /// (effective time class, draw type) → drawn games.
+    #[serde(with = "pairs")]
+    pub draw_types_by_class: BTreeMap<(String, String), u64>,
+    /// Games used by their number of moves.
+    pub lengths: BTreeMap<u32, u64>,
+}
+
+impl Merge for FormatCounts {
+    fn absorb(&mut self, other: FormatCounts) {
+        self.by_play.absorb(other.by_play);
+        self.draw_types_by_class.absorb(other.draw_types_by_class);
+        self.lengths.absorb(other.lengths);
+    }
+}
+
+pub fn play_query(used: LazyFrame) -> LazyFrame {
+    used.group_by([col(PLAY), col(EFFECTIVE_TIME_CLASS), Column::Year.col()])
+        .agg(games_and_draws())
+}
+
+pub fn draw_types_by_class_query(used: LazyFrame) -> LazyFrame {
+    used.filter(col(IS_DRAW).and(Column::DrawType.col().is_not_null()))
+        .group_by([col(EFFECTIVE_TIME_CLASS), Column::DrawType.col()])
+        .agg([len().cast(DataType::UInt64).alias("n")])
+}
+
+pub fn lengths_query(used: LazyFrame) -> LazyFrame {
+    used.group_by([Column::Moves.col()])
+        .agg([len().cast(DataType::UInt64).alias("n")])
+}
+
+pub fn format_from(
+    play: &DataFrame,
+    types: &DataFrame,
+    lengths: &DataFrame,
+) -> Result<FormatCounts> {
+    let mut out = FormatCounts::default();
+    let kind = play.column(PLAY)?.str()?;
+    let class = play.column(EFFECTIVE_TIME_CLASS)?.str()?;
+    let year = play.column(Column::Year.name())?.i16()?;
+    for (i, p) in proportions(play)?.into_iter().enumerate() {
+        let Some(kind) = kind.get(i).and_then(Play::from_name) else {
+            continue;
+        };
+        let key = (kind, class.get(i).unwrap_or("?").to_string(), year.get(i));
+        out.by_play
+            .entry(key)
+            .or_insert(Proportion::new(0, 0))
+            .absorb(p);
+    }
+    let class = types.column(EFFECTIVE_TIME_CLASS)?.str()?;
+    let draw_type = types.column(Column::DrawType.name())?.str()?;
+    let n = types.column("n")?.u64()?;
+    for i in 0..types.height() {
+        let key = (
+            class.get(i).unwrap_or("?").to_string(),
+            draw_type.get(i).unwrap_or("?").to_string(),
+        );
+        *out.draw_types_by_class.entry(key).or_insert(0) += n.get(i).unwrap_or(0);
+    }
+    let moves = lengths.column(Column::Moves.name())?.u32()?;
+    let n = lengths.column("n")?.u64()?;
+    for i in 0..lengths.height() {
+        if let Some(m) = moves.get(i) {
+            *out.lengths.entry(m).or_insert(0) += n.get(i).unwrap_or(0);
         }
     }
     Ok(out)

@@ -73,6 +73,9 @@ pub fn summarize_rows(table: &Path, config: &Config) -> Result<Summary> {
     let opening = first.add(games::opening_query(used.clone(), Column::Opening));
     let time_classes = first.add(games::time_classes_query(used.clone()));
     let clocks = first.add(games::clocks_query(used.clone()));
+    let play = first.add(games::play_query(used.clone()));
+    let draw_types = first.add(games::draw_types_by_class_query(used.clone()));
+    let lengths = first.add(games::lengths_query(used.clone()));
     let audit_counts = first.add(audit::counts_query(used.clone()));
     let audit_examples: Vec<table::Ticket> = audit::example_queries(used.clone())
         .into_iter()
@@ -112,6 +115,7 @@ pub fn summarize_rows(table: &Path, config: &Config) -> Result<Summary> {
         },
         time_classes: games::time_classes_from(first.get(time_classes))?,
         clocks: games::clocks_from(first.get(clocks))?,
+        format: games::format_from(first.get(play), first.get(draw_types), first.get(lengths))?,
         scoring: scoring::counts_from(
             first.get(event_games),
             second.get(standings),
@@ -203,6 +207,7 @@ pub struct Report {
     pub openings: games::Openings,
     pub time_classes: games::TimeClasses,
     pub clocks: games::Clocks,
+    pub format: games::FormatCounts,
     pub scoring: scoring::ScoringStudy,
     pub audit: audit::Audit,
     /// The rule study, when a catalogue was given and some game matched it.
@@ -234,6 +239,7 @@ pub fn report(loaded: &Loaded, config: &Config, with_rule_study: bool) -> Report
         openings: games::openings(&summary.openings, TOP_OPENINGS),
         time_classes: summary.time_classes.clone(),
         clocks: summary.clocks.clone(),
+        format: summary.format.clone(),
         scoring: scoring::scoring_study(&summary.scoring),
         audit: summary.audit.clone(),
         rule_study,

@@ -111,18 +111,23 @@ impl OutcomeCounts {
         Proportion::new(self.black_wins, self.games())
     }
 
-    /// White's score (a win 1, a draw ½) with a 95% interval from the
-    /// normal approximation to the mean of per-game scores.
+    /// White's score (a win 1, a draw ½) with a 95% Wilson score interval
+    /// on the score as a proportion of the points at stake. Unlike the
+    /// normal approximation it never collapses to a point (one game won is
+    /// 1.000 with an interval of 0.207–1.000, not 1.000–1.000); with draws
+    /// it is a little wider than needed, never narrower.
     pub fn white_score(&self) -> Option<(f64, f64, f64)> {
         let n = self.games() as f64;
         if n == 0.0 {
             return None;
         }
         let score = (self.white_wins as f64 + 0.5 * self.draws as f64) / n;
-        let second_moment = (self.white_wins as f64 + 0.25 * self.draws as f64) / n;
-        let variance = (second_moment - score * score).max(0.0);
-        let half = 1.959_964 * (variance / n).sqrt();
-        Some((score, (score - half).max(0.0), (score + half).min(1.0)))
+        let z = 1.959_963_984_540_054f64;
+        let z2 = z * z;
+        let denominator = 1.0 + z2 / n;
+        let centre = (score + z2 / (2.0 * n)) / denominator;
+        let half = z * (score * (1.0 - score) / n + z2 / (4.0 * n * n)).sqrt() / denominator;
+        Some((score, (centre - half).max(0.0), (centre + half).min(1.0)))
     }
 
     /// White's mean expected score by table 8.1(b), over rated games.
@@ -246,8 +251,18 @@ mod tests {
         };
         let (s, lo, hi) = c.white_score().unwrap();
         assert!((s - 0.5).abs() < 1e-12);
-        // Per-game variance: (40 + 20/4)/100 - 0.25 = 0.2; se = sqrt(0.002).
-        let half = 1.959_964 * (0.2f64 / 100.0).sqrt();
-        assert!((hi - s - half).abs() < 1e-9 && (s - lo - half).abs() < 1e-9);
+        // The Wilson interval of 50 of 100: 0.4038 to 0.5962.
+        assert!(
+            (lo - 0.4038).abs() < 5e-4 && (hi - 0.5962).abs() < 5e-4,
+            "{lo} {hi}"
+        );
+        // One game won: no zero-width interval.
+        let one = OutcomeCounts {
+            white_wins: 1,
+            ..Default::default()
+        };
+        let (s, lo, hi) = one.white_score().unwrap();
+        assert_eq!((s, hi), (1.0, 1.0));
+        assert!((lo - 0.2065).abs() < 5e-4, "{lo}");
     }
 }

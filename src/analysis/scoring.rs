@@ -131,6 +131,9 @@ pub struct ScoringStudy {
     /// events), and their games.
     pub large_events: u64,
     pub large_event_games: u64,
+    /// Events whose standings are partial (a player collection, an arena):
+    /// left out, since ranking them would rank the data, not the event.
+    pub incomplete_events: u64,
     pub changes: BTreeMap<System, Changes>,
     /// Drawn games by plus-remise winner ("white"/"black") and rule (1-3).
     pub plus_remise_draws: BTreeMap<(String, u8), u64>,
@@ -145,8 +148,11 @@ pub const STANDINGS_MAX_GAMES: u64 = 10_000;
 type EventYear = (String, Option<i16>);
 
 /// Points of one player under each system of [`System::ALL`], in the
-/// systems' units.
-pub type Points = [u64; 4];
+/// systems' units, and (last) the games the player played.
+pub type Points = [u64; 5];
+
+/// Where a player's games are counted in [`Points`].
+const GAMES: usize = 4;
 
 /// What the scoring study counts: games per event, each player's points in
 /// events small enough to rank, and the plus-remise decisions.
@@ -225,7 +231,13 @@ pub fn standings_query(used: LazyFrame, event_games: &DataFrame) -> LazyFrame {
     sides
         .join(small, event_year(), event_year(), semi)
         .group_by([Column::Event.col(), Column::Year.col(), col("player")])
-        .agg(System::ALL.map(|s| col(s.column()).sum()))
+        .agg(
+            System::ALL
+                .map(|s| col(s.column()).sum())
+                .into_iter()
+                .chain(std::iter::once(len().cast(DataType::UInt64).alias("games")))
+                .collect::<Vec<_>>(),
+        )
 }
 
 /// The counts from the frames of the three queries.
@@ -247,9 +259,11 @@ pub fn counts_from(
     let players = standings.column("player")?.str()?;
     let points: Vec<Vec<u64>> = System::ALL
         .iter()
-        .map(|s| -> Result<Vec<u64>> {
+        .map(|s| s.column())
+        .chain(std::iter::once("games"))
+        .map(|name| -> Result<Vec<u64>> {
             Ok(standings
-                .column(s.column())?
+                .column(name)?
                 .u64()?
                 .iter()
                 .map(|v| v.unwrap_or(0))
@@ -258,7 +272,7 @@ pub fn counts_from(
         .collect::<Result<_>>()?;
     for i in 0..standings.height() {
         let key = (events.get(i).unwrap_or_default().to_string(), years.get(i));
-        let mut p: Points = [0; 4];
+        let mut p: Points = [0; 5];
         for (k, column) in points.iter().enumerate() {
             p[k] = column[i];
         }
@@ -266,7 +280,7 @@ pub fn counts_from(
             .entry(key)
             .or_default()
             .entry(players.get(i).unwrap_or("?").to_string())
-            .or_insert([0; 4])
+            .or_insert([0; 5])
             .absorb(p);
     }
     let (w, r, n) = (
@@ -290,8 +304,19 @@ pub fn counts(used: LazyFrame) -> Result<ScoringCounts> {
     counts_from(&event_games, &standings, &plus_remise)
 }
 
-/// Ranks every event's players under each system and compares them with
-/// classical scoring.
+/// An event looks complete when it has at least two players and every
+/// player's number of games is within one of the most any played: a round
+/// robin, a match or a Swiss event with every game in the data (a bye or a
+/// withdrawal costs a game). A player collection holds the profiled
+/// player's games and one or two of each opponent's; an arena has players
+/// of every number of games: neither looks complete.
+fn looks_complete(players: &[(&String, &Points)]) -> bool {
+    let most = players.iter().map(|(_, p)| p[GAMES]).max().unwrap_or(0);
+    players.len() >= 2 && players.iter().all(|(_, p)| p[GAMES] + 1 >= most)
+}
+
+/// Ranks every complete event's players under each system and compares
+/// them with classical scoring.
 pub fn scoring_study(counts: &ScoringCounts) -> ScoringStudy {
     let mut study = ScoringStudy {
         plus_remise_draws: counts.plus_remise_draws.clone(),
@@ -304,8 +329,12 @@ pub fn scoring_study(counts: &ScoringCounts) -> ScoringStudy {
         }
     }
     for ((event, year), table) in &counts.standings {
-        study.events += 1;
         let players: Vec<(&String, &Points)> = table.iter().collect();
+        if !looks_complete(&players) {
+            study.incomplete_events += 1;
+            continue;
+        }
+        study.events += 1;
         let rank = |k: usize| -> Vec<usize> {
             players
                 .iter()

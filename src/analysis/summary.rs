@@ -17,7 +17,7 @@ use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
 use super::audit::Audit;
-use super::games::{Clocks, OpeningCounts, RatingGap, TimeClasses};
+use super::games::{Clocks, FormatCounts, OpeningCounts, RatingGap, TimeClasses};
 use super::outcomes::OutcomeCounts;
 use super::rule_study::RuleStudyCounts;
 use super::scoring::ScoringCounts;
@@ -46,6 +46,7 @@ pub struct Summary {
     pub openings: OpeningCounts,
     pub time_classes: TimeClasses,
     pub clocks: Clocks,
+    pub format: FormatCounts,
     pub scoring: ScoringCounts,
     pub audit: Audit,
     pub rule_study: RuleStudyCounts,
@@ -114,6 +115,7 @@ impl Merge for Summary {
         self.openings.absorb(other.openings);
         self.time_classes.absorb(other.time_classes);
         self.clocks.absorb(other.clocks);
+        self.format.absorb(other.format);
         self.scoring.absorb(other.scoring);
         self.audit.absorb(other.audit);
         self.rule_study.absorb(other.rule_study);
@@ -194,7 +196,7 @@ impl Config<'_> {
 }
 
 /// Bumped whenever the counts a summary holds change meaning.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 const FORMAT_NAME: &str = "remis-summary";
 
 /// The table a summary was made from, as the file system saw it.

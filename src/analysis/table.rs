@@ -64,8 +64,9 @@ impl Filters {
             out.push(format!("rating ≥ {m} ({})", self.basis_words()));
         }
         out.push(format!("bands by {}", self.basis_words()));
-        if let Some(t) = &self.time_class {
-            out.push(format!("time class {t}"));
+        match &self.time_class {
+            Some(t) => out.push(format!("time class {t}")),
+            None => out.push("correspondence games left out".to_string()),
         }
         if let Some(e) = &self.event {
             out.push(format!("events matching /{e}/"));
@@ -73,8 +74,9 @@ impl Filters {
         if let Some(e) = &self.exclude_event {
             out.push(format!("events not matching /{e}/"));
         }
-        if let Some(v) = &self.variant {
-            out.push(format!("variant {v}"));
+        match &self.variant {
+            Some(v) => out.push(format!("variant {v}")),
+            None => out.push("Chess960 games left out".to_string()),
         }
         if self.dedup {
             out.push("duplicates left out".to_string());
@@ -274,6 +276,37 @@ pub const REASON: &str = "reason";
 pub const IS_DRAW: &str = "is_draw";
 pub const EFFECTIVE_TIME_CLASS: &str = "effective_time_class";
 pub const ROW: &str = "row";
+pub const PLAY: &str = "play";
+
+/// Coverage reasons for the games a report leaves out unless asked for.
+pub const CHESS960_LEFT_OUT: &str = "Chess960 (left out; --variant chess960 reports them)";
+pub const CORRESPONDENCE_LEFT_OUT: &str =
+    "correspondence (left out; --time-class correspondence reports them)";
+
+/// Where a game was played: online when its `Site` names a platform or its
+/// event name is an online event's (see `data/event_patterns.toml`).
+#[derive(
+    Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, serde::Serialize, serde::Deserialize,
+)]
+pub enum Play {
+    OverTheBoard,
+    Online,
+}
+
+impl Play {
+    pub const ALL: [Play; 2] = [Play::OverTheBoard, Play::Online];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Play::OverTheBoard => "over the board",
+            Play::Online => "online",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Play> {
+        Play::ALL.into_iter().find(|p| p.as_str() == name)
+    }
+}
 
 /// A `band` cell as a [`Band`]: null is unrated.
 pub fn band_of_row(band: Option<i32>) -> Band {
@@ -332,6 +365,15 @@ pub fn prepare(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Re
                 .col()
                 .eq(lit(GameResult::Draw.as_str()))
                 .alias("is_draw"),
+            when(
+                Column::Platform
+                    .col()
+                    .is_not_null()
+                    .or(col("event_online").fill_null(lit(false))),
+            )
+            .then(lit(Play::Online.as_str()))
+            .otherwise(lit(Play::OverTheBoard.as_str()))
+            .alias(PLAY),
         ]);
 
     let mut reasons: Vec<(Expr, &str)> = vec![
@@ -363,8 +405,10 @@ pub fn prepare(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Re
             "bot game (--no-bots)",
         ));
     }
-    if let Some(v) = &filters.variant {
-        reasons.push((Column::Variant.col().neq(lit(v.as_str())), "other variant"));
+    match &filters.variant {
+        Some(v) => reasons.push((Column::Variant.col().neq(lit(v.as_str())), "other variant")),
+        // Chess960 is not standard chess: shown apart, never mixed in.
+        None => reasons.push((Column::Variant.col().eq(lit("chess960")), CHESS960_LEFT_OUT)),
     }
     if let Some((from, to)) = filters.years {
         reasons.push((
@@ -379,11 +423,16 @@ pub fn prepare(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Re
     if filters.event.is_some() || filters.exclude_event.is_some() {
         reasons.push((col("event_selected").not(), "event not selected"));
     }
-    if let Some(t) = &filters.time_class {
-        reasons.push((
+    match &filters.time_class {
+        Some(t) => reasons.push((
             col("effective_time_class").neq(lit(t.as_str())),
             "other time class",
-        ));
+        )),
+        // Days per move is another game: shown apart, never mixed in.
+        None => reasons.push((
+            col("effective_time_class").eq(lit(crate::replay::TimeClass::Correspondence.as_str())),
+            CORRESPONDENCE_LEFT_OUT,
+        )),
     }
     reasons.push((col("band").eq(lit(-1)), "players in different bands"));
     if let Some(m) = filters.min_elo {
@@ -426,9 +475,11 @@ fn event_table(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Re
     let names = names.column("event")?.str()?;
     let mut kinds = Vec::with_capacity(names.len());
     let mut selected = Vec::with_capacity(names.len());
+    let mut online = Vec::with_capacity(names.len());
     for name in names.iter() {
         let name = name.unwrap_or_default();
         kinds.push(patterns.kind(name).map(|k| k.as_str()));
+        online.push(patterns.is_online(name));
         let included = filters.event.as_ref().is_none_or(|re| re.is_match(name));
         let excluded = filters
             .exclude_event
@@ -443,6 +494,7 @@ fn event_table(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Re
             names.clone().into_column(),
             polars::prelude::Column::new("event_time_class".into(), kinds),
             polars::prelude::Column::new("event_selected".into(), selected),
+            polars::prelude::Column::new("event_online".into(), online),
         ],
     )?)
 }

@@ -7,6 +7,7 @@ use anyhow::{Context, Result};
 
 use super::filters::{FilterArgs, SourceArgs};
 use remis::analysis;
+use remis::analysis::draws::YearBins;
 use remis::render::html;
 
 #[derive(clap::Args)]
@@ -27,6 +28,16 @@ pub struct Args {
     /// largest; the band × year table always has them all).
     #[arg(long, default_value_t = 8)]
     chart_bands: usize,
+    /// How years are grouped in the by-year chart and the band × year
+    /// table: `auto` (bins of 10 or more years before the recent ones when
+    /// there would be more than 39 columns), `none`, or WIDTH:BEFORE (e.g.
+    /// 10:1990: years before 1990 in bins of 10).
+    #[arg(long, default_value = "auto")]
+    year_bins: String,
+    /// Leave out the SHA-256 of each input table from the provenance (it
+    /// reads every table once more).
+    #[arg(long)]
+    no_checksums: bool,
     #[command(flatten)]
     filters: FilterArgs,
     #[command(flatten)]
@@ -39,18 +50,27 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let loaded = super::filters::load(&args.tables, &settings, &args.source)?;
     let report = analysis::report(&loaded, &settings.config(), args.events.is_some());
     let counts_from = super::filters::counts_from(&loaded);
-    let inputs: Vec<String> = report
+    let inputs = report
         .aggregate
         .tables
         .iter()
-        .map(|p| p.display().to_string())
-        .collect();
+        .map(|p| input_info(p, !args.no_checksums))
+        .collect::<Result<Vec<_>>>()?;
+    let year_bins = year_bins(&args.year_bins, &report.aggregate.stats.years())?;
+    let command = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let generated = utc_now();
     let page = html::render(
         &html::PageInfo {
             title: &args.title,
             inputs: &inputs,
             filters: &filters.describe(),
             generated_by: concat!("remis ", env!("CARGO_PKG_VERSION")),
+            command: &command,
+            generated: &generated,
+            year_bins,
             counts_from: &counts_from,
             short_draws: filters.short_draws,
             chart_bands: args.chart_bands,
@@ -79,4 +99,79 @@ pub fn run(args: Args) -> Result<ExitCode> {
         ),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A table's name, size and (unless told not to) SHA-256.
+fn input_info(path: &std::path::Path, checksum: bool) -> Result<html::InputInfo> {
+    use sha2::Digest;
+    let bytes = std::fs::metadata(path)
+        .with_context(|| format!("reading {}", path.display()))?
+        .len();
+    let sha256 = checksum
+        .then(|| -> Result<String> {
+            let mut file =
+                std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+            let mut hasher = sha2::Sha256::new();
+            std::io::copy(&mut file, &mut hasher)
+                .with_context(|| format!("reading {}", path.display()))?;
+            Ok(hasher
+                .finalize()
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect())
+        })
+        .transpose()?;
+    Ok(html::InputInfo {
+        name: path.display().to_string(),
+        bytes,
+        sha256,
+    })
+}
+
+/// `--year-bins`: auto, none, or WIDTH:BEFORE.
+fn year_bins(text: &str, years: &[i16]) -> Result<YearBins> {
+    match text {
+        "auto" => Ok(YearBins::fit(years, 39)),
+        "none" => Ok(YearBins::NONE),
+        _ => {
+            let parsed = text
+                .split_once(':')
+                .and_then(|(w, b)| {
+                    Some((w.trim().parse::<u16>().ok()?, b.trim().parse::<i16>().ok()?))
+                })
+                .filter(|(w, _)| *w >= 1);
+            match parsed {
+                Some((width, before)) => Ok(YearBins {
+                    width,
+                    before: Some(before),
+                }),
+                None => anyhow::bail!(
+                    "--year-bins {text}: give auto, none, or WIDTH:BEFORE such as 10:1990"
+                ),
+            }
+        }
+    }
+}
+
+/// The time now, UTC, as "2026-11-24 10:15".
+fn utc_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs()) as i64;
+    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}",
+        rest / 3600,
+        rest / 60 % 60
+    )
 }

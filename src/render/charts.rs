@@ -7,8 +7,10 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use crate::analysis::draws::{DrawStats, MIN_CELL_GAMES};
+use crate::analysis::games::FormatCounts;
 use crate::rules::DrawType;
 use crate::study::{Band, BandScheme};
+use std::collections::BTreeMap;
 
 fn err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
     anyhow!("drawing a chart: {e:?}")
@@ -30,6 +32,8 @@ pub fn draw_type_color(kind: DrawType) -> RGBColor {
     }
 }
 
+/// Colours for unordered categories (time classes, online and over the
+/// board).
 const BAND_COLORS: [RGBColor; 8] = [
     RGBColor(0x1b, 0x9e, 0x77),
     RGBColor(0xd9, 0x5f, 0x02),
@@ -40,6 +44,40 @@ const BAND_COLORS: [RGBColor; 8] = [
     RGBColor(0x1f, 0x78, 0xb4),
     RGBColor(0x66, 0x66, 0x66),
 ];
+
+/// A sequential palette (viridis, light end dropped so lines stay
+/// visible on white) for ordered categories: rating bands, low to high.
+const SEQUENTIAL: [RGBColor; 8] = [
+    RGBColor(0x44, 0x01, 0x54),
+    RGBColor(0x46, 0x32, 0x7e),
+    RGBColor(0x36, 0x5c, 0x8d),
+    RGBColor(0x27, 0x7f, 0x8e),
+    RGBColor(0x1f, 0xa1, 0x87),
+    RGBColor(0x4a, 0xc1, 0x6d),
+    RGBColor(0x9f, 0xda, 0x3a),
+    RGBColor(0xcf, 0xb8, 0x00),
+];
+
+/// The colour of the `i`-th of `n` ordered categories.
+pub fn ordered_color(i: usize, n: usize) -> RGBColor {
+    if n <= 1 {
+        return SEQUENTIAL[3];
+    }
+    SEQUENTIAL[(i * (SEQUENTIAL.len() - 1) + (n - 1) / 2) / (n - 1)]
+}
+
+/// The top of a share axis fit to the data: a round value just above the
+/// largest, never below 4%. The axis always starts at 0, the baseline.
+pub fn fit_top(largest: f64) -> f64 {
+    let step = if largest < 0.1 {
+        0.02
+    } else if largest < 0.5 {
+        0.05
+    } else {
+        0.1
+    };
+    (((largest / step).floor() + 1.0) * step).clamp(0.04, 1.0)
+}
 
 pub fn hex(c: RGBColor) -> String {
     format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
@@ -67,14 +105,15 @@ fn percent(v: &f64) -> String {
 }
 
 const FONT: &str = "sans-serif";
-const BAND_AXIS: &str = "Rating band (lower edge)";
+const BAND_AXIS: &str = "Rating band";
 
-/// The bands worth a line or a bar: enough games, rated ones first.
+/// The bands worth a line or a bar on an ordered axis: rated, with enough
+/// games (the unrated games are shown apart, never as a last band).
 pub fn chart_bands(stats: &DrawStats, limit: usize) -> Vec<Band> {
     let mut bands: Vec<Band> = stats
         .by_band
         .iter()
-        .filter(|(_, p)| p.n >= MIN_CELL_GAMES)
+        .filter(|(b, p)| p.n >= MIN_CELL_GAMES && **b != Band::Unrated)
         .map(|(&b, _)| b)
         .collect();
     if bands.len() > limit {
@@ -86,18 +125,22 @@ pub fn chart_bands(stats: &DrawStats, limit: usize) -> Vec<Band> {
     bands
 }
 
+/// A band as charts label it: its range ("2500–2599"), never "2500+",
+/// which would read as "2500 and above".
 pub(crate) fn short_label(scheme: &BandScheme, band: Band) -> String {
-    match (band, scheme.lower_edge(band)) {
-        (Band::Unrated, _) => "unrated".into(),
-        (Band::Rated(0), _) => scheme.label(band),
-        (_, Some(lo)) => format!("{lo}+"),
-        _ => scheme.label(band),
-    }
+    scheme.label(band)
 }
 
-/// Draw rate by year, one line per band, with 95% Wilson intervals as
-/// shaded bands. Years with fewer than 30 games in a band are left out.
-pub fn rate_by_year(stats: &DrawStats, scheme: &BandScheme, max_bands: usize) -> Result<String> {
+/// Draw rate by year (or year bin), one line per band, with 95% Wilson
+/// intervals as shaded bands. Years with fewer than 30 games in a band are
+/// left out; the vertical axis is fit to the data from 0.
+pub fn rate_by_year(
+    stats: &DrawStats,
+    scheme: &BandScheme,
+    max_bands: usize,
+    year_bin: &dyn Fn(i16) -> i16,
+    year_label: &dyn Fn(i16) -> String,
+) -> Result<String> {
     let bands = chart_bands(stats, max_bands);
     // Only years in which some charted band has enough games to draw.
     let years: Vec<i16> = stats
@@ -115,42 +158,42 @@ pub fn rate_by_year(stats: &DrawStats, scheme: &BandScheme, max_bands: usize) ->
     let (Some(&first), Some(&last)) = (years.first(), years.last()) else {
         return Ok(String::new());
     };
+    // Every year (or bin) from the first to the last, those without data
+    // too: a line breaks at a gap instead of joining across it.
+    let years: Vec<i16> = {
+        let mut all: Vec<i16> = (first..=last).map(year_bin).collect();
+        all.dedup();
+        all
+    };
+    let point = |band: Band, y: i16| -> Option<(f64, f64, f64)> {
+        let p = stats.by_band_year.get(&(band, y))?;
+        if p.n < MIN_CELL_GAMES {
+            return None;
+        }
+        let (lo, hi) = p.wilson95()?;
+        Some((p.rate()?, lo, hi))
+    };
+    let top = fit_top(
+        bands
+            .iter()
+            .flat_map(|&b| years.iter().filter_map(move |&y| point(b, y)))
+            .map(|p| p.2)
+            .fold(0.0, f64::max),
+    );
+    let labels: Vec<String> = years.iter().map(|&y| year_label(y)).collect();
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (860, 440)).into_drawing_area();
+        let width = (160 + 30 * years.len() as u32).clamp(640, 1200);
+        let root = SVGBackend::with_string(&mut svg, (width, 440)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let x_range = f64::from(first) - 0.5..f64::from(last) + 0.5;
-        let mut chart = ChartBuilder::on(&root)
-            .margin(16)
-            .x_label_area_size(44)
-            .y_label_area_size(60)
-            .build_cartesian_2d(x_range, 0f64..1f64)
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .x_desc("Year")
-            .y_desc("Draw rate")
-            .x_labels(((last - first) as usize + 1).min(16))
-            .x_label_formatter(&|y| format!("{:.0}", y))
-            .y_label_formatter(&percent)
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 14))
-            .light_line_style(RGBColor(0xf2, 0xf2, 0xf2))
-            .bold_line_style(RGBColor(0xdd, 0xdd, 0xdd))
-            .draw()
-            .map_err(err)?;
+        let mut chart = category_chart(&root, &labels, top, "Year", "Draw rate")?;
+        baseline(&mut chart, labels.len())?;
         for (i, band) in bands.iter().enumerate() {
-            let color = BAND_COLORS[i % BAND_COLORS.len()];
+            let color = ordered_color(i, bands.len());
             let points: Vec<(f64, f64, f64, f64)> = years
                 .iter()
-                .filter_map(|&y| {
-                    let p = stats.by_band_year.get(&(*band, y))?;
-                    if p.n < MIN_CELL_GAMES {
-                        return None;
-                    }
-                    let (lo, hi) = p.wilson95()?;
-                    Some((f64::from(y), p.rate()?, lo, hi))
-                })
+                .enumerate()
+                .filter_map(|(x, &y)| point(*band, y).map(|(r, lo, hi)| (x as f64, r, lo, hi)))
                 .collect();
             if points.is_empty() {
                 continue;
@@ -162,7 +205,7 @@ pub fn rate_by_year(stats: &DrawStats, scheme: &BandScheme, max_bands: usize) ->
                 let mut outline: Vec<(f64, f64)> = run.iter().map(|p| (p.0, p.3)).collect();
                 outline.extend(run.iter().rev().map(|p| (p.0, p.2)));
                 chart
-                    .draw_series(std::iter::once(Polygon::new(outline, color.mix(0.15))))
+                    .draw_series(std::iter::once(Polygon::new(outline, color.mix(0.12))))
                     .map_err(err)?;
                 let line = chart
                     .draw_series(LineSeries::new(
@@ -192,10 +235,25 @@ pub fn rate_by_year(stats: &DrawStats, scheme: &BandScheme, max_bands: usize) ->
         svg,
         "chart-year",
         "Draw rate by year and rating band",
-        "Line chart: one line per rating band, draw rate on the vertical axis \
-         from 0 to 100 percent, years on the horizontal axis; shaded areas are \
-         95 percent Wilson intervals. The table below the chart gives the numbers.",
+        &format!(
+            "Line chart: one line per rating band (ordered colours, low to high), \
+             draw rate on the vertical axis from 0 to {}, years on the \
+             horizontal axis; shaded areas are 95 percent Wilson intervals. The \
+             band by year table below gives every number and n.",
+            percent(&top)
+        ),
     ))
+}
+
+/// A visible baseline at 0 across a category chart.
+fn baseline<'a, 'b: 'a>(chart: &mut ShareChart<'a, 'b>, n: usize) -> Result<()> {
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            vec![(-0.5, 0.0), (n as f64 - 0.5, 0.0)],
+            BLACK.stroke_width(1),
+        )))
+        .map_err(err)?;
+    Ok(())
 }
 
 type ShareChart<'a, 'b> =
@@ -283,13 +341,21 @@ pub fn rate_by_band(stats: &DrawStats, scheme: &BandScheme) -> Result<String> {
     if bands.is_empty() {
         return Ok(String::new());
     }
-    let width = (120 + 56 * bands.len() as u32).clamp(520, 1100);
+    let width = (120 + 72 * bands.len() as u32).clamp(520, 1700);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (width, 420)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
         let labels: Vec<String> = bands.iter().map(|&b| short_label(scheme, b)).collect();
-        let mut chart = category_chart(&root, &labels, 1.08, BAND_AXIS, "Draw rate")?;
+        let highest = bands
+            .iter()
+            .filter_map(|b| stats.by_band[b].wilson95())
+            .map(|(_, hi)| hi)
+            .fold(0.0, f64::max);
+        // Room above the highest whisker for its n.
+        let top = fit_top(highest * 1.12);
+        let mut chart = category_chart(&root, &labels, top, BAND_AXIS, "Draw rate")?;
+        baseline(&mut chart, labels.len())?;
         let bar = RGBColor(0x4e, 0x79, 0xa7);
         for (i, band) in bands.iter().enumerate() {
             let p = stats.by_band[band];
@@ -320,7 +386,7 @@ pub fn rate_by_band(stats: &DrawStats, scheme: &BandScheme) -> Result<String> {
             chart
                 .draw_series(std::iter::once(Text::new(
                     format!("n={}", p.n),
-                    (x - 0.3, hi + 0.05),
+                    (x - 0.3, hi + top * 0.045),
                     (FONT, 11).into_font().color(&RGBColor(0x33, 0x33, 0x33)),
                 )))
                 .map_err(err)?;
@@ -336,29 +402,38 @@ pub fn rate_by_band(stats: &DrawStats, scheme: &BandScheme) -> Result<String> {
     ))
 }
 
-/// 100% stacked bars: the draw-type mix of each band.
+/// 100% stacked bars: the draw-type mix of each band with enough draws,
+/// and of all bands together.
 pub fn draw_mix_by_band(stats: &DrawStats, scheme: &BandScheme) -> Result<String> {
-    let bands: Vec<Band> = chart_bands(stats, 40)
+    // A band's mix is drawn only from enough draws: three or four draws at
+    // full height would look as sure as thousands.
+    let mut columns: Vec<(String, &BTreeMap<DrawType, u64>)> = chart_bands(stats, 40)
         .into_iter()
-        .filter(|b| stats.draw_types_by_band.contains_key(b))
+        .filter_map(|b| {
+            let mix = stats.draw_types_by_band.get(&b)?;
+            let n: u64 = mix.values().sum();
+            (n >= MIN_CELL_GAMES).then(|| (format!("{} (n={n})", short_label(scheme, b)), mix))
+        })
         .collect();
-    if bands.is_empty() {
+    let all: u64 = stats.draw_types.values().sum();
+    if all == 0 {
         return Ok(String::new());
     }
+    columns.push((format!("all bands (n={all})"), &stats.draw_types));
     let kinds: Vec<DrawType> = DrawType::ALL
         .into_iter()
         .filter(|k| stats.draw_types.get(k).copied().unwrap_or(0) > 0)
         .collect();
-    let width = (260 + 56 * bands.len() as u32).clamp(640, 1200);
+    let width = (300 + 90 * columns.len() as u32).clamp(640, 1800);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (width, 420)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
         let (plot, legend) = root.split_horizontally(width - 250);
-        let labels: Vec<String> = bands.iter().map(|&b| short_label(scheme, b)).collect();
-        let mut chart = category_chart(&plot, &labels, 1.0, BAND_AXIS, "Share of draws")?;
-        for (i, band) in bands.iter().enumerate() {
-            let mix = &stats.draw_types_by_band[band];
+        let labels: Vec<String> = columns.iter().map(|(l, _)| l.clone()).collect();
+        let mut chart =
+            category_chart(&plot, &labels, 1.0, "Rating band (draws)", "Share of draws")?;
+        for (i, (_, mix)) in columns.iter().enumerate() {
             let total: u64 = mix.values().sum();
             let mut bottom = 0.0;
             for kind in &kinds {
@@ -394,9 +469,9 @@ pub fn draw_mix_by_band(stats: &DrawStats, scheme: &BandScheme) -> Result<String
         svg,
         "chart-mix",
         "How draws happened, by rating band",
-        "Stacked bar chart: for each rating band, the share of its draws that \
-         were agreed, by repetition, by the 50- or 75-move rule, by stalemate, \
-         by insufficient material or by timeout against insufficient material.",
+        "Stacked bar chart: for each rating band with at least 30 draws, and for all bands \
+         together, the share of its draws that were agreed, by repetition, by the 50- or 75-move \
+         rule, by stalemate, by insufficient material or by timeout against insufficient material.",
     ))
 }
 
@@ -605,6 +680,178 @@ pub fn rule_study(study: &crate::analysis::rule_study::RuleStudy) -> Result<Stri
          use intervals over event editions).",
     ))
 }
+/// The time classes in their natural order, then any other.
+pub fn class_order(classes: &mut [String]) {
+    let order = [
+        "bullet",
+        "blitz",
+        "rapid",
+        "classical",
+        "correspondence",
+        "blindfold",
+        "simul",
+    ];
+    classes.sort_by_key(|c| order.iter().position(|o| o == c).unwrap_or(order.len()));
+}
+
+/// 100% stacked bars: the draw-type mix of each time class (classes with
+/// at least 30 draws).
+pub fn draw_mix_by_class(format: &FormatCounts) -> Result<String> {
+    let mut mixes: BTreeMap<String, BTreeMap<DrawType, u64>> = BTreeMap::new();
+    for ((class, kind), &n) in &format.draw_types_by_class {
+        let kind = DrawType::from_name(kind).unwrap_or(DrawType::Other);
+        *mixes
+            .entry(class.clone())
+            .or_default()
+            .entry(kind)
+            .or_insert(0) += n;
+    }
+    mixes.retain(|_, m| m.values().sum::<u64>() >= MIN_CELL_GAMES);
+    if mixes.len() < 2 {
+        return Ok(String::new());
+    }
+    let mut classes: Vec<String> = mixes.keys().cloned().collect();
+    class_order(&mut classes);
+    let kinds: Vec<DrawType> = DrawType::ALL
+        .into_iter()
+        .filter(|k| mixes.values().any(|m| m.get(k).copied().unwrap_or(0) > 0))
+        .collect();
+    let width = (300 + 90 * classes.len() as u32).clamp(640, 1100);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, 400)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let (plot, legend) = root.split_horizontally(width - 250);
+        let labels: Vec<String> = classes
+            .iter()
+            .map(|c| format!("{c} (n={})", mixes[c].values().sum::<u64>()))
+            .collect();
+        let mut chart =
+            category_chart(&plot, &labels, 1.0, "Time class (draws)", "Share of draws")?;
+        for (i, class) in classes.iter().enumerate() {
+            let mix = &mixes[class];
+            let total: u64 = mix.values().sum();
+            let mut bottom = 0.0;
+            for kind in &kinds {
+                let share = mix.get(kind).copied().unwrap_or(0) as f64 / total.max(1) as f64;
+                if share <= 0.0 {
+                    continue;
+                }
+                let x = i as f64;
+                chart
+                    .draw_series(std::iter::once(Rectangle::new(
+                        [(x - 0.38, bottom), (x + 0.38, bottom + share)],
+                        draw_type_color(*kind).filled(),
+                    )))
+                    .map_err(err)?;
+                bottom += share;
+            }
+        }
+        for (row, kind) in kinds.iter().enumerate() {
+            let y = 30 + row as i32 * 24;
+            legend
+                .draw(&Rectangle::new(
+                    [(8, y), (24, y + 14)],
+                    draw_type_color(*kind).filled(),
+                ))
+                .map_err(err)?;
+            legend
+                .draw(&Text::new(kind.label(), (32, y + 1), (FONT, 13)))
+                .map_err(err)?;
+        }
+        root.present().map_err(err)?;
+    }
+    Ok(accessible(
+        svg,
+        "chart-mix-class",
+        "How draws happened, by time class",
+        "Stacked bar chart: for each time class with at least 30 draws, the \
+         share of its draws that were agreed, by repetition, by the 50- or \
+         75-move rule, by stalemate, by insufficient material, or by timeout \
+         against insufficient material.",
+    ))
+}
+
+/// Histogram of the length of every game used, with the drawn games'
+/// share of each length bin drawn over it.
+pub fn game_lengths(format: &FormatCounts, stats: &DrawStats) -> Result<String> {
+    const BIN: u32 = 5;
+    const LAST: u32 = 150;
+    let bin_of = |m: u32| m.saturating_sub(1).min(LAST) / BIN;
+    let bins = (LAST / BIN + 1) as usize;
+    let mut all = vec![0u64; bins];
+    let mut drawn = vec![0u64; bins];
+    for (&m, &n) in &format.lengths {
+        all[bin_of(m) as usize] += n;
+    }
+    for (&m, &n) in stats.agreed_moves.iter().chain(&stats.other_draw_moves) {
+        drawn[bin_of(m) as usize] += n;
+    }
+    let total: u64 = all.iter().sum();
+    if total == 0 {
+        return Ok(String::new());
+    }
+    let top = all
+        .iter()
+        .map(|&n| n as f64 / total as f64)
+        .fold(0.0, f64::max);
+    let top = fit_top(top);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (860, 400)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0f64..(LAST + BIN) as f64, 0f64..top)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc("Moves played (the last bin: 150 or more)")
+            .y_desc("Share of all games")
+            .x_labels(16)
+            .x_label_formatter(&|m| format!("{m:.0}"))
+            .y_label_formatter(&percent)
+            .label_style((FONT, 13))
+            .axis_desc_style((FONT, 14))
+            .light_line_style(RGBColor(0xf2, 0xf2, 0xf2))
+            .bold_line_style(RGBColor(0xdd, 0xdd, 0xdd))
+            .draw()
+            .map_err(err)?;
+        let grey = RGBColor(0xb8, 0xc4, 0xd0);
+        let blue = RGBColor(0x4e, 0x79, 0xa7);
+        for (i, (&a, &d)) in all.iter().zip(&drawn).enumerate() {
+            let x = (i as u32 * BIN) as f64;
+            for (n, color) in [(a, grey), (d, blue)] {
+                if n > 0 {
+                    chart
+                        .draw_series(std::iter::once(Rectangle::new(
+                            [
+                                (x + 0.4, 0.0),
+                                (x + BIN as f64 - 0.4, n as f64 / total as f64),
+                            ],
+                            color.filled(),
+                        )))
+                        .map_err(err)?;
+                }
+            }
+        }
+        swatch(&mut chart, format!("all games (n={total})"), grey)?;
+        swatch(&mut chart, "drawn games".into(), blue)?;
+        legend_box(&mut chart)?;
+        root.present().map_err(err)?;
+    }
+    Ok(accessible(
+        svg,
+        "chart-all-lengths",
+        "How long all games lasted",
+        "Histogram: the share of all games used by the number of moves \
+         played, in bins of five moves, with the drawn games of each bin \
+         drawn over it.",
+    ))
+}
+
 /// One line of a [`lines_by_category`] chart: a value (with its 95%
 /// interval) per category, `None` where there are too few games.
 pub struct Line {
@@ -622,8 +869,10 @@ pub fn lines_by_category(
     desc: &str,
     labels: &[String],
     lines: &[Line],
-    y_desc: &str,
+    axes: (&str, &str),
+    ordered: bool,
 ) -> Result<String> {
+    let (x_desc, y_desc) = axes;
     if labels.is_empty() || lines.iter().all(|l| l.points.iter().all(Option::is_none)) {
         return Ok(String::new());
     }
@@ -631,15 +880,23 @@ pub fn lines_by_category(
         .iter()
         .flat_map(|l| l.points.iter().flatten().map(|p| p.2))
         .fold(0.0f64, f64::max);
-    let top = ((top * 10.0).ceil() / 10.0 + 0.05).clamp(0.1, 1.0);
-    let width = (160 + 56 * labels.len() as u32).clamp(560, 1100);
+    let top = fit_top(top);
+    let width = (160 + 72 * labels.len() as u32).clamp(560, 1700);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (width, 420)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let mut chart = category_chart(&root, labels, top, BAND_AXIS, y_desc)?;
+        let mut chart = category_chart(&root, labels, top, x_desc, y_desc)?;
+        baseline(&mut chart, labels.len())?;
+        let solid = lines.iter().filter(|l| !l.dashed).count();
         for (i, line) in lines.iter().enumerate() {
-            let color = BAND_COLORS[i % BAND_COLORS.len()];
+            let color = if ordered && !line.dashed {
+                ordered_color(i, solid)
+            } else if line.dashed {
+                RGBColor(0x55, 0x55, 0x55)
+            } else {
+                BAND_COLORS[i % BAND_COLORS.len()]
+            };
             let style = color.stroke_width(2);
             // Runs of consecutive categories with a value.
             let mut runs: Vec<Vec<(f64, f64)>> = Vec::new();
@@ -724,7 +981,10 @@ mod tests {
             .flat_map(|y| [row(y, true, 30, 40), row(y, false, 40, 60)])
             .collect();
         let stats = DrawStats::from_cube(&rows);
-        let svg = rate_by_year(&stats, &BandScheme::width(100), 6).unwrap();
+        let svg = rate_by_year(&stats, &BandScheme::width(100), 6, &|y| y, &|y| {
+            y.to_string()
+        })
+        .unwrap();
         // The band's line (stroke width 2; axes and ticks are width 1, the
         // legend's width 3) is drawn as 2000–2001, then 2003 alone: no
         // polyline holds all three years.

@@ -5,18 +5,31 @@ use std::fmt::Write;
 
 use super::charts::{self, draw_type_color, hex};
 use super::escape;
-use crate::analysis::draws::{DrawStats, MIN_CELL_GAMES};
+use crate::analysis::draws::{DrawStats, MIN_CELL_GAMES, YearBins};
 use crate::rules::DrawType;
 use crate::study::{Band, BandScheme, Proportion};
+
+/// One input table, as the provenance lists it.
+pub struct InputInfo {
+    pub name: String,
+    pub bytes: u64,
+    /// Its SHA-256, unless checksums were not asked for.
+    pub sha256: Option<String>,
+}
 
 /// What the page is about, besides the numbers.
 pub struct PageInfo<'a> {
     pub title: &'a str,
-    pub inputs: &'a [String],
+    pub inputs: &'a [InputInfo],
     pub filters: &'a [String],
     pub generated_by: &'a str,
+    /// The command line that made the page, and when (UTC).
+    pub command: &'a str,
+    pub generated: &'a str,
     /// How the counts were read: from the rows or from summary files.
     pub counts_from: &'a str,
+    /// How years are grouped in the by-year chart and table.
+    pub year_bins: YearBins,
     /// The two short-draw limits, in moves (default 20 and 30).
     pub short_draws: [u32; 2],
     /// At most this many bands get a line in the by-year chart.
@@ -31,6 +44,59 @@ pub(crate) fn interval(p: &Proportion) -> String {
     p.wilson95().map_or("–".into(), |(lo, hi)| {
         format!("{:.1}–{:.1}%", lo * 100.0, hi * 100.0)
     })
+}
+
+/// A link that downloads a table as CSV from the page itself (a data:
+/// URI: the page stays one file, with no network and no scripts).
+pub(crate) fn csv_download(file: &str, header: &[&str], rows: &[Vec<String>]) -> String {
+    let quote = |cell: &str| {
+        if cell.contains([',', '"', '\n']) {
+            format!("\"{}\"", cell.replace('"', "\"\""))
+        } else {
+            cell.to_string()
+        }
+    };
+    let mut text = header
+        .iter()
+        .map(|c| quote(c))
+        .collect::<Vec<_>>()
+        .join(",");
+    text.push('\n');
+    for row in rows {
+        text.push_str(&row.iter().map(|c| quote(c)).collect::<Vec<_>>().join(","));
+        text.push('\n');
+    }
+    let mut encoded = String::with_capacity(text.len() * 2);
+    for b in text.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                encoded.push(char::from(b))
+            }
+            _ => {
+                let _ = write!(encoded, "%{b:02X}");
+            }
+        }
+    }
+    format!(
+        "<p class=\"csv\"><a download=\"{}\" href=\"data:text/csv;charset=utf-8,{encoded}\">Download this table as CSV</a></p>\n",
+        escape(file)
+    )
+}
+
+/// A proportion as CSV cells: n, successes, rate, interval.
+pub(crate) fn share_cells(p: &Proportion) -> Vec<String> {
+    let (lo, hi) = p
+        .wilson95()
+        .map_or((String::new(), String::new()), |(l, h)| {
+            (format!("{l:.4}"), format!("{h:.4}"))
+        });
+    vec![
+        p.n.to_string(),
+        p.successes.to_string(),
+        p.rate().map_or(String::new(), |r| format!("{r:.4}")),
+        lo,
+        hi,
+    ]
 }
 
 pub(crate) fn thousands(n: u64) -> String {
@@ -98,7 +164,7 @@ pub fn render(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<header>\n<h1>{title}</h1>\n\
-         <p class=\"lead\">How games were drawn: draw rates by rating band and year, the rules that drew them, and how long drawn games lasted.</p>\n</header>\n",
+         <p class=\"lead\">How games were drawn: draw rates by rating band and year, the rules that drew them, and how long drawn games lasted.</p>\n</header>\n<!--contents-->\n",
         title = escape(info.title)
     );
 
@@ -125,38 +191,29 @@ pub fn render(
         interval(&overall)
     );
     let _ = write!(h, "<p><strong>Filters:</strong> ");
-    if info.filters.is_empty() {
-        h.push_str("none");
-    } else {
-        h.push_str(&escape(&info.filters.join("; ")));
-    }
-    h.push_str(". Intervals are 95% Wilson score intervals. Games that were invalid, unfinished or of an unsupported variant are not counted in any rate (see Coverage).</p>\n");
-    let _ = write!(
-        h,
-        "<details><summary>Input tables ({})</summary><ul class=\"inputs\">",
-        info.inputs.len()
-    );
-    for input in info.inputs {
-        let _ = write!(h, "<li>{}</li>", escape(input));
-    }
-    h.push_str("</ul></details>\n");
-    // The one line that says how the counts were read: a report from
-    // summary files equals the report from rows but for this line.
-    let _ = writeln!(
-        h,
-        "<p class=\"muted\" id=\"counts-from\">Counts {}.</p>\n</section>",
-        escape(info.counts_from)
-    );
+    let mut filters: Vec<String> = info.filters.to_vec();
+    filters.extend(info.year_bins.describe());
+    h.push_str(&escape(&filters.join("; ")));
+    h.push_str(". Intervals are 95% Wilson score intervals (games taken as independent; see Methods). Games that were invalid, unfinished or of an unsupported variant are not counted in any rate (see Coverage).</p>\n");
+    play_headline(&mut h, &report.format);
+    h.push_str("</section>\n");
 
     // 2. Draw rate by year.
-    let years_svg = charts::rate_by_year(stats, scheme, info.chart_bands)?;
+    let bins = info.year_bins;
+    let binned = stats.binned(bins);
+    let years_svg =
+        charts::rate_by_year(&binned, scheme, info.chart_bands, &|y| bins.bin(y), &|y| {
+            bins.label(y)
+        })?;
     section(
         &mut h,
         "by-year",
         "Draw rate by year",
-        "One line per rating band (bands with at least 30 games; at most the eight largest). \
-         Shaded areas are 95% intervals; a year is drawn only where its band has at least 30 games. \
-         The band × year table below gives every number.",
+        "One line per rating band (bands with at least 30 games; at most the eight largest), in \
+         colours ordered from the lowest band to the highest. Shaded areas are 95% intervals; a year \
+         is drawn only where its band has at least 30 games. The vertical axis runs from 0 to just \
+         above the highest interval, fit to the data. Unrated games are not a band on this axis: \
+         see the band table. The band × year table below gives every number with its n.",
         &years_svg,
     );
     h.push_str("</section>\n");
@@ -167,7 +224,9 @@ pub fn render(
         &mut h,
         "by-band",
         "Draw rate by rating band, all years",
-        "Each bar is the share of drawn games in a band, with its 95% interval and the number of games.",
+        "Each bar is the share of drawn games in a band, with its 95% interval and the number of games; \
+         the vertical axis is fit to the data from 0. Bands are ranges of the lower-rated player's rating \
+         (or of the basis the filters name). Unrated games are listed in the table, not charted.",
         &band_svg,
     );
     band_table(&mut h, stats, scheme);
@@ -198,6 +257,14 @@ pub fn render(
          “Sofia rules” (no draw offers) and minimum-move rules aim at.",
         &length_svg,
     );
+    let all_lengths = charts::game_lengths(&report.format, stats)?;
+    if !all_lengths.is_empty() {
+        let _ = writeln!(
+            h,
+            "<figure>{all_lengths}</figure>\n<p class=\"caption\">The length of every game used, and of the drawn \
+             ones among them: where the draws sit in the whole distribution.</p>"
+        );
+    }
     let _ = write!(
         h,
         "<table><tr><th class=\"l\">Draws</th><th>≤ {first} moves</th><th>95% interval</th><th>≤ {second} moves</th><th>95% interval</th><th>n</th></tr>\
@@ -220,12 +287,13 @@ pub fn render(
     );
 
     // 6. Band × year table.
-    heatmap(&mut h, stats, scheme);
+    heatmap(&mut h, &binned, scheme, bins);
 
     // 7. Beyond the draw rate.
-    super::sections::outcomes(&mut h, &report.outcomes, scheme)?;
+    super::sections::outcomes(&mut h, &report.outcomes, scheme, &report.rating_gap.systems)?;
     super::sections::rating_gap(&mut h, &report.rating_gap, scheme);
-    super::sections::time_classes(&mut h, &report.time_classes, scheme)?;
+    super::sections::time_classes(&mut h, &report.time_classes, &report.format, scheme)?;
+    play_section(&mut h, &report.format, bins)?;
     super::sections::openings(&mut h, &report.openings);
     super::sections::clocks(&mut h, &report.clocks);
 
@@ -243,13 +311,249 @@ pub fn render(
     // 11. Coverage.
     coverage(&mut h, &report.aggregate.coverage);
 
+    // 12. Methods, citation and provenance.
+    methods_section(&mut h);
+    cite_section(&mut h, info, stats);
+    provenance_section(&mut h, info);
+
     let _ = write!(
         h,
         "<footer>Made by {} — remis replays every game with shakmaty and classifies it by the FIDE Laws of Chess. \
          This page needs no network and no scripts.</footer>\n</body>\n</html>\n",
         escape(info.generated_by)
     );
-    Ok(h)
+    Ok(with_contents(h))
+}
+
+/// Replaces the contents placeholder with a list of the page's sections.
+fn with_contents(page: String) -> String {
+    let mut items = String::new();
+    let mut rest = page.as_str();
+    while let Some(at) = rest.find("<section id=\"") {
+        rest = &rest[at + 13..];
+        let Some(end) = rest.find('"') else { break };
+        let id = &rest[..end];
+        let Some(h2) = rest.find("<h2>") else { break };
+        let Some(close) = rest[h2..].find("</h2>") else {
+            break;
+        };
+        let title = &rest[h2 + 4..h2 + close];
+        if id != "headline" && h2 < 80 {
+            let _ = write!(items, "<li><a href=\"#{id}\">{title}</a></li>");
+        }
+    }
+    page.replacen(
+        "<!--contents-->",
+        &format!("<nav id=\"contents\"><h2>Contents</h2><ol>{items}</ol></nav>"),
+        1,
+    )
+}
+
+/// The headline split by where and how fast the games were played.
+fn play_headline(h: &mut String, format: &crate::analysis::games::FormatCounts) {
+    let mut cells: std::collections::BTreeMap<(crate::analysis::table::Play, String), Proportion> =
+        std::collections::BTreeMap::new();
+    for ((play, class, _), p) in &format.by_play {
+        let cell = cells
+            .entry((*play, class.clone()))
+            .or_insert(Proportion::new(0, 0));
+        cell.n += p.n;
+        cell.successes += p.successes;
+    }
+    if cells.is_empty() {
+        return;
+    }
+    let _ = write!(
+        h,
+        "<table id=\"by-play\"><tr><th class=\"l\">Played</th><th class=\"l\">Time class</th><th>Games</th>\
+         <th>Draw rate</th><th>95% interval</th></tr>"
+    );
+    let mut rows = Vec::new();
+    for play in crate::analysis::table::Play::ALL {
+        let mut classes: Vec<String> = cells
+            .keys()
+            .filter(|(p, _)| *p == play)
+            .map(|(_, c)| c.clone())
+            .collect();
+        charts::class_order(&mut classes);
+        for class in classes {
+            let p = cells[&(play, class.clone())];
+            let small = if p.n < MIN_CELL_GAMES {
+                " class=\"small\""
+            } else {
+                ""
+            };
+            let _ = write!(
+                h,
+                "<tr{small}><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                play.as_str(),
+                escape(&class),
+                thousands(p.n),
+                pct(p.rate()),
+                interval(&p)
+            );
+            let mut row = vec![play.as_str().to_string(), class.clone()];
+            row.extend(share_cells(&p));
+            rows.push(row);
+        }
+    }
+    h.push_str("</table>\n<p class=\"caption\">Online: the <code>Site</code> tag names an online platform, or the event's \
+        name is an online event's (Titled Tuesday, PRO League, …; <code>data/event_patterns.toml</code>). The time class \
+        comes from <code>TimeControl</code>, else from the event's name, else it is taken as classical.</p>\n");
+    h.push_str(&csv_download(
+        "draw-rate-by-play-and-time-class.csv",
+        &[
+            "played",
+            "time_class",
+            "games",
+            "draws",
+            "draw_rate",
+            "ci95_low",
+            "ci95_high",
+        ],
+        &rows,
+    ));
+}
+
+/// Draw rate by year for online and over-the-board play, per time class.
+fn play_section(
+    h: &mut String,
+    format: &crate::analysis::games::FormatCounts,
+    bins: YearBins,
+) -> anyhow::Result<()> {
+    use crate::analysis::table::Play;
+    let mut series: std::collections::BTreeMap<
+        (Play, String),
+        std::collections::BTreeMap<i16, Proportion>,
+    > = std::collections::BTreeMap::new();
+    for ((play, class, year), p) in &format.by_play {
+        let Some(year) = year else { continue };
+        let cell = series
+            .entry((*play, class.clone()))
+            .or_default()
+            .entry(bins.bin(*year))
+            .or_insert(Proportion::new(0, 0));
+        cell.n += p.n;
+        cell.successes += p.successes;
+    }
+    series.retain(|_, by_year| by_year.values().any(|p| p.n >= MIN_CELL_GAMES));
+    let plays: std::collections::BTreeSet<Play> = series.keys().map(|(p, _)| *p).collect();
+    if series.len() < 2 && plays.len() < 2 {
+        return Ok(());
+    }
+    let mut years: Vec<i16> = series.values().flat_map(|m| m.keys().copied()).collect();
+    years.sort_unstable();
+    years.dedup();
+    let labels: Vec<String> = years.iter().map(|&y| bins.label(y)).collect();
+    let lines: Vec<charts::Line> = series
+        .iter()
+        .map(|((play, class), by_year)| charts::Line {
+            label: format!("{}, {class}", play.as_str()),
+            points: years
+                .iter()
+                .map(|y| {
+                    let p = by_year.get(y)?;
+                    if p.n < MIN_CELL_GAMES {
+                        return None;
+                    }
+                    let (lo, hi) = p.wilson95()?;
+                    Some((p.rate()?, lo, hi))
+                })
+                .collect(),
+            dashed: false,
+        })
+        .collect();
+    let svg = charts::lines_by_category(
+        "chart-play",
+        "Draw rate by year, online and over the board, by time class",
+        "Line chart: one line per kind of play and time class, draw rate by year with 95 percent \
+         intervals; years with fewer than 30 games of a line are left out of it.",
+        &labels,
+        &lines,
+        ("Year", "Draw rate"),
+        false,
+    )?;
+    let _ = write!(
+        h,
+        "<section id=\"play\">\n<h2>Online and over the board</h2>\n<p class=\"caption\">Online games and games \
+         over the board are different populations: a collection that mixes them (master databases now carry \
+         Titled Tuesday and PRO League games) shows a false trend when the mix changes. One line per kind of play \
+         and time class; the headline table splits the totals the same way.</p>\n<figure>{svg}</figure>\n</section>\n"
+    );
+    Ok(())
+}
+
+/// How to read the numbers.
+fn methods_section(h: &mut String) {
+    h.push_str(
+        "<section id=\"methods\">\n<h2>Methods</h2>\n\
+         <p><strong>Endings.</strong> Every game is replayed move by move (shakmaty). A game ends at the first of: \
+         checkmate, stalemate, a dead position (insufficient material, or no mate possible by any series of legal \
+         moves, found by search: art. 5.2.2), fivefold repetition or the 75-move rule (9.6). A flag fall loses only \
+         when the opponent could still mate (6.9, by search). A draw's <em>type</em> is the rule that ended it; a \
+         draw recorded with no such rule in the moves and no other cause in the record (claim, timeout) is \
+         <em>agreed</em>: “agreed” means no other cause was recorded or found, not that an offer was seen.</p>\n\
+         <p><strong>Rates.</strong> A rate is drawn games over used games, as recorded (<code>result</code>); games \
+         whose record the Laws contradict are counted as recorded and listed under “Results the Laws contradict”. \
+         Bands are ranges of the lower-rated player's rating unless the filters say otherwise.</p>\n\
+         <p><strong>Intervals.</strong> 95% Wilson score intervals for proportions; for White's score, the Wilson \
+         interval on the score as a share of the points (a little wide when games are drawn, never of zero \
+         width). Cells with fewer than 30 games are greyed or left out of charts.</p>\n\
+         <p><strong>Independence.</strong> The intervals treat games as independent. They are not: a player's \
+         games share the player (a lichess export is a few accounts' games; a master database is one file per \
+         player), and an event's games share the event. The intervals are therefore too narrow for claims about \
+         players or events in general; the rule study resamples whole event editions for that reason.</p>\n\
+         <p><strong>Online and over the board.</strong> Told apart by the <code>Site</code> tag's platform and by \
+         event names (<code>data/event_patterns.toml</code>); Chess960 and correspondence games are left out of \
+         every rate unless asked for, and counted under Coverage.</p>\n</section>\n",
+    );
+}
+
+/// A citation block for the page.
+fn cite_section(h: &mut String, info: &PageInfo<'_>, stats: &DrawStats) {
+    let year = info.generated.get(..4).unwrap_or("");
+    let _ = write!(
+        h,
+        "<section id=\"cite\">\n<h2>How to cite</h2>\n<pre class=\"cite\">{title}. Draw report of {games} games, \
+         made with {tool} on {date}. Inputs and their SHA-256 checksums: see Provenance.\n\n\
+         @misc{{remis-report-{year},\n  title = {{{title}}},\n  note = {{Draw report of {games} games, made with {tool}}},\n  \
+         year = {{{year}}},\n}}</pre>\n</section>\n",
+        title = escape(info.title),
+        games = thousands(stats.games),
+        tool = escape(info.generated_by),
+        date = escape(info.generated),
+    );
+}
+
+/// Where the numbers came from: the program, the command, the inputs.
+fn provenance_section(h: &mut String, info: &PageInfo<'_>) {
+    let _ = write!(
+        h,
+        "<section id=\"provenance\">\n<h2>Provenance</h2>\n<p>Made by {} on {} (UTC) with the command \
+         <code>{}</code>.</p>\n<p class=\"muted\" id=\"counts-from\">Counts {}.</p>\n\
+         <details><summary>Input tables ({})</summary><table><tr><th class=\"l\">Table</th><th>Bytes</th>\
+         <th class=\"l\">SHA-256</th></tr>",
+        escape(info.generated_by),
+        escape(info.generated),
+        escape(info.command),
+        escape(info.counts_from),
+        info.inputs.len()
+    );
+    for input in info.inputs {
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td><td class=\"l\"><code>{}</code></td></tr>",
+            escape(&input.name),
+            thousands(input.bytes),
+            escape(
+                input
+                    .sha256
+                    .as_deref()
+                    .unwrap_or("not computed (--no-checksums)")
+            )
+        );
+    }
+    h.push_str("</table></details>\n</section>\n");
 }
 
 fn section(h: &mut String, id: &str, title: &str, caption: &str, svg: &str) {
@@ -284,7 +588,29 @@ fn band_table(h: &mut String, stats: &DrawStats, scheme: &BandScheme) {
             interval(p)
         );
     }
-    h.push_str("</table></div>\n</section>\n");
+    h.push_str("</table></div>\n");
+    let rows: Vec<Vec<String>> = stats
+        .by_band
+        .iter()
+        .map(|(band, p)| {
+            let mut row = vec![scheme.label(*band)];
+            row.extend(share_cells(p));
+            row
+        })
+        .collect();
+    h.push_str(&csv_download(
+        "draw-rate-by-band.csv",
+        &[
+            "band",
+            "games",
+            "draws",
+            "draw_rate",
+            "ci95_low",
+            "ci95_high",
+        ],
+        &rows,
+    ));
+    h.push_str("</section>\n");
 }
 
 fn draw_type_table(h: &mut String, stats: &DrawStats, scheme: &BandScheme) {
@@ -308,6 +634,17 @@ fn draw_type_table(h: &mut String, stats: &DrawStats, scheme: &BandScheme) {
         .map(|(b, m)| (scheme.label(*b), m))
         .collect();
     rows.push(("All bands".into(), &stats.draw_types));
+    let mut csv = Vec::new();
+    for (label, mix) in &rows {
+        for k in &kinds {
+            csv.push(vec![
+                label.clone(),
+                k.as_str().to_string(),
+                mix.get(k).copied().unwrap_or(0).to_string(),
+                mix.values().sum::<u64>().to_string(),
+            ]);
+        }
+    }
     for (label, mix) in rows {
         let total: u64 = mix.values().sum();
         let _ = write!(
@@ -323,9 +660,13 @@ fn draw_type_table(h: &mut String, stats: &DrawStats, scheme: &BandScheme) {
         }
         h.push_str("</tr>");
     }
-    h.push_str(
-        "</table></div>\n<p class=\"caption\">Shares of each band's draws.</p>\n</section>\n",
-    );
+    h.push_str("</table></div>\n<p class=\"caption\">Shares of each band's draws.</p>\n");
+    h.push_str(&csv_download(
+        "draw-types-by-band.csv",
+        &["band", "draw_type", "draws_of_type", "draws"],
+        &csv,
+    ));
+    h.push_str("</section>\n");
 }
 
 /// Background colour for a draw rate: white at 0%, deep blue at 80%+.
@@ -355,9 +696,10 @@ pub(crate) fn heat(rate: f64) -> String {
     )
 }
 
-fn heatmap(h: &mut String, stats: &DrawStats, scheme: &BandScheme) {
+fn heatmap(h: &mut String, stats: &DrawStats, scheme: &BandScheme, bins: YearBins) {
     let years = stats.years();
     let bands: Vec<Band> = stats.by_band.keys().copied().collect();
+    let mut csv = Vec::new();
     let _ = write!(
         h,
         "<section id=\"table\">\n<h2>Band × year</h2>\n<p class=\"caption\">Draw rate in each cell, with the number of games; \
@@ -365,10 +707,17 @@ fn heatmap(h: &mut String, stats: &DrawStats, scheme: &BandScheme) {
          their rates say little.</p>\n<div class=\"wide\"><table><tr><th class=\"l\">Band</th>"
     );
     for y in &years {
-        let _ = write!(h, "<th>{y}</th>");
+        let _ = write!(h, "<th>{}</th>", bins.label(*y));
     }
     h.push_str("<th class=\"total\">All</th></tr>");
     for band in bands {
+        for y in &years {
+            if let Some(p) = stats.by_band_year.get(&(band, *y)) {
+                let mut row = vec![scheme.label(band), bins.label(*y)];
+                row.extend(share_cells(p));
+                csv.push(row);
+            }
+        }
         let _ = write!(
             h,
             "<tr><th class=\"l\">{}</th>",
@@ -406,6 +755,19 @@ fn heatmap(h: &mut String, stats: &DrawStats, scheme: &BandScheme) {
             thousands(n)
         );
     }
+    h.push_str(&csv_download(
+        "draw-rate-by-band-and-year.csv",
+        &[
+            "band",
+            "years",
+            "games",
+            "draws",
+            "draw_rate",
+            "ci95_low",
+            "ci95_high",
+        ],
+        &csv,
+    ));
     h.push_str("</section>\n");
 }
 
@@ -418,7 +780,9 @@ fn coverage(h: &mut String, coverage: &[(String, u64)]) {
          <table><tr><th class=\"l\">Rows</th><th>Games</th><th>Share</th></tr><tr><td class=\"l\">Read</td><td>{}</td><td>100%</td></tr>",
         thousands(total)
     );
+    let mut csv = Vec::new();
     for (reason, n) in coverage {
+        csv.push(vec![reason.clone(), n.to_string()]);
         let label = if reason == crate::analysis::table::USED {
             "Used in the rates"
         } else {
@@ -432,7 +796,9 @@ fn coverage(h: &mut String, coverage: &[(String, u64)]) {
             pct(Proportion::new(*n, total).rate())
         );
     }
-    h.push_str("</table>\n</section>\n");
+    h.push_str("</table>\n");
+    h.push_str(&csv_download("coverage.csv", &["reason", "rows"], &csv));
+    h.push_str("</section>\n");
 }
 
 fn rule_study_section(

@@ -6,13 +6,15 @@ use std::fmt::Write;
 
 use super::charts::{self, Line};
 use super::escape;
-use super::html::{heat_cell, interval, pct, thousands};
+use super::html::{csv_download, heat_cell, interval, pct, share_cells, thousands};
 use crate::analysis::draws::MIN_CELL_GAMES;
 use crate::analysis::games::{
-    self, Clocks, Openings, RatingGap, RatingSystem, TimeClasses, clock_label, gap_label,
+    self, Clocks, FormatCounts, Openings, RatingGap, RatingSystem, TimeClasses, clock_label,
+    gap_label,
 };
 use crate::analysis::outcomes::{OutcomeCounts, Outcomes};
 use crate::study::{Band, BandScheme, Proportion};
+use std::collections::BTreeMap;
 
 fn score(c: &OutcomeCounts) -> String {
     c.white_score().map_or("–".into(), |(s, lo, hi)| {
@@ -34,13 +36,19 @@ fn share_cell(p: &Proportion) -> String {
 }
 
 /// Win / draw / loss and White's score by band, observed and expected.
-pub fn outcomes(h: &mut String, o: &Outcomes, scheme: &BandScheme) -> anyhow::Result<()> {
+pub fn outcomes(
+    h: &mut String,
+    o: &Outcomes,
+    scheme: &BandScheme,
+    systems: &BTreeMap<RatingSystem, u64>,
+) -> anyhow::Result<()> {
     let bands: Vec<Band> = o
         .by_band
         .iter()
-        .filter(|(_, c)| c.games() >= MIN_CELL_GAMES)
+        .filter(|(b, c)| c.games() >= MIN_CELL_GAMES && **b != Band::Unrated)
         .map(|(&b, _)| b)
         .collect();
+    let glicko = systems.keys().any(|s| *s != RatingSystem::Elo);
     let labels: Vec<String> = bands
         .iter()
         .map(|&b| charts::short_label(scheme, b))
@@ -66,7 +74,8 @@ pub fn outcomes(h: &mut String, o: &Outcomes, scheme: &BandScheme) -> anyhow::Re
          by FIDE's table 8.1(b), dashed.",
         &labels,
         &[observed, predicted],
-        "White's score",
+        ("Rating band", "White's score"),
+        false,
     )?;
     let _ = write!(
         h,
@@ -74,19 +83,47 @@ pub fn outcomes(h: &mut String, o: &Outcomes, scheme: &BandScheme) -> anyhow::Re
          Black's wins in each band; White's score (a win 1, a draw ½) with a 95% interval, next to the score the \
          rating difference predicts by the FIDE rating regulations' table 8.1(b) (differences over 400 count as \
          400), averaged over the band's rated games. Bands with fewer than {MIN_CELL_GAMES} games are left out of \
-         the chart.</p>\n<figure>{svg}</figure>\n\
+         the chart and greyed in the table.{}</p>\n<figure>{svg}</figure>\n\
          <table><tr><th class=\"l\">Band</th><th>Games</th><th>White wins</th><th>Draws</th><th>Black wins</th>\
-         <th>White's score (95%)</th><th>Expected</th></tr>"
+         <th>White's score (95%)</th><th>Expected</th></tr>",
+        if glicko {
+            " Table 8.1(b) is FIDE's table for Elo ratings; for these online Glicko ratings the expected score is \
+             indicative only (Glicko-2 predicts with its own formula, which needs the rating deviations)."
+        } else {
+            " Table 8.1(b) applies to Elo ratings, as these are."
+        }
     );
+    let mut csv = Vec::new();
     let rows = o
         .by_band
         .iter()
         .map(|(&b, c)| (scheme.label(b), c))
         .chain(std::iter::once(("All".to_string(), &o.overall)));
     for (label, c) in rows {
+        let (s, lo, hi) = c.white_score().map_or(
+            (String::new(), String::new(), String::new()),
+            |(s, l, h)| (format!("{s:.4}"), format!("{l:.4}"), format!("{h:.4}")),
+        );
+        csv.push(vec![
+            label.clone(),
+            c.games().to_string(),
+            c.white_wins.to_string(),
+            c.draws.to_string(),
+            c.black_wins.to_string(),
+            s,
+            lo,
+            hi,
+            c.expected_white_score()
+                .map_or(String::new(), |e| format!("{e:.4}")),
+        ]);
+        let small = if c.games() < MIN_CELL_GAMES {
+            " class=\"small\""
+        } else {
+            ""
+        };
         let _ = write!(
             h,
-            "<tr><td class=\"l\">{}</td><td>{}</td>{}{}{}<td>{}</td><td>{}</td></tr>",
+            "<tr{small}><td class=\"l\">{}</td><td>{}</td>{}{}{}<td>{}</td><td>{}</td></tr>",
             escape(&label),
             thousands(c.games()),
             share_cell(&c.white_win_share()),
@@ -97,6 +134,21 @@ pub fn outcomes(h: &mut String, o: &Outcomes, scheme: &BandScheme) -> anyhow::Re
         );
     }
     h.push_str("</table>\n");
+    h.push_str(&csv_download(
+        "outcomes-by-band.csv",
+        &[
+            "band",
+            "games",
+            "white_wins",
+            "draws",
+            "black_wins",
+            "white_score",
+            "ci95_low",
+            "ci95_high",
+            "expected_score",
+        ],
+        &csv,
+    ));
     // By band and year, as a compact table of White's score.
     let years: Vec<i16> = {
         let mut y: Vec<i16> = o.by_band_year.keys().map(|&(_, y)| y).collect();
@@ -187,13 +239,19 @@ pub fn rating_gap(h: &mut String, gap: &RatingGap, scheme: &BandScheme) {
         let _ = write!(h, "<th>gap {}</th>", gap_label(bin));
     }
     h.push_str("</tr>\n");
-    for band in bands {
+    let mut csv = Vec::new();
+    for &band in &bands {
         let _ = write!(
             h,
             "<tr><th class=\"l\">{}</th>",
             escape(&scheme.label(band))
         );
         for bin in 0..bins {
+            if let Some(p) = gap.cells.get(&(band, bin)) {
+                let mut row = vec![scheme.label(band), gap_label(bin)];
+                row.extend(share_cells(p));
+                csv.push(row);
+            }
             match gap.cells.get(&(band, bin)) {
                 None => h.push_str("<td></td>"),
                 Some(p) if p.n < MIN_CELL_GAMES => {
@@ -204,7 +262,76 @@ pub fn rating_gap(h: &mut String, gap: &RatingGap, scheme: &BandScheme) {
         }
         h.push_str("</tr>\n");
     }
-    h.push_str("</table></div>\n</section>\n");
+    h.push_str("</table></div>\n");
+    h.push_str(&csv_download(
+        "draw-rate-by-rating-and-gap.csv",
+        &[
+            "mean_rating",
+            "gap",
+            "games",
+            "draws",
+            "draw_rate",
+            "ci95_low",
+            "ci95_high",
+        ],
+        &csv,
+    ));
+    // The same as lines: the largest mean-rating bands across the gap.
+    let mut charted: Vec<Band> = bands
+        .iter()
+        .copied()
+        .filter(|b| {
+            (0..bins)
+                .filter(|bin| {
+                    gap.cells
+                        .get(&(*b, *bin))
+                        .is_some_and(|p| p.n >= MIN_CELL_GAMES)
+                })
+                .count()
+                >= 2
+        })
+        .collect();
+    let size = |b: &Band| -> u64 {
+        (0..bins)
+            .filter_map(|bin| gap.cells.get(&(*b, bin)))
+            .map(|p| p.n)
+            .sum()
+    };
+    charted.sort_by_key(|b| std::cmp::Reverse(size(b)));
+    charted.truncate(6);
+    charted.sort();
+    let labels: Vec<String> = (0..bins).map(gap_label).collect();
+    let lines: Vec<Line> = charted
+        .iter()
+        .map(|band| Line {
+            label: format!("mean {}", scheme.label(*band)),
+            points: (0..bins)
+                .map(|bin| {
+                    let p = gap.cells.get(&(*band, bin))?;
+                    if p.n < MIN_CELL_GAMES {
+                        return None;
+                    }
+                    let (lo, hi) = p.wilson95()?;
+                    Some((p.rate()?, lo, hi))
+                })
+                .collect(),
+            dashed: false,
+        })
+        .collect();
+    if let Ok(svg) = charts::lines_by_category(
+        "chart-gap",
+        "Draw rate by rating gap, for the largest mean-rating bands",
+        "Line chart: draw rate against the rating difference of the players, one line per band of \
+         their mean rating (ordered colours, low to high), with 95 percent intervals.",
+        &labels,
+        &lines,
+        ("Rating gap |White − Black|", "Draw rate"),
+        true,
+    ) && !svg.is_empty()
+    {
+        let _ = writeln!(h, "<figure>{svg}</figure>");
+    }
+    h.push_str("</section>\n");
 }
 
 fn opening_table(h: &mut String, title: &str, groups: &[games::OpeningGroup]) {
@@ -262,7 +389,12 @@ pub fn openings(h: &mut String, o: &Openings) {
 }
 
 /// Draw rate by band for each time class: small multiples as lines.
-pub fn time_classes(h: &mut String, t: &TimeClasses, scheme: &BandScheme) -> anyhow::Result<()> {
+pub fn time_classes(
+    h: &mut String,
+    t: &TimeClasses,
+    format: &FormatCounts,
+    scheme: &BandScheme,
+) -> anyhow::Result<()> {
     if t.by_class.len() < 2 {
         return Ok(());
     }
@@ -270,7 +402,7 @@ pub fn time_classes(h: &mut String, t: &TimeClasses, scheme: &BandScheme) -> any
         let mut b: Vec<Band> = t
             .by_class_band
             .iter()
-            .filter(|(_, p)| p.n >= MIN_CELL_GAMES)
+            .filter(|((_, band), p)| p.n >= MIN_CELL_GAMES && *band != Band::Unrated)
             .map(|((_, band), _)| *band)
             .collect();
         b.sort();
@@ -317,7 +449,8 @@ pub fn time_classes(h: &mut String, t: &TimeClasses, scheme: &BandScheme) -> any
          with 95 percent intervals; bands with fewer than 30 games of a class are left out of its line.",
         &labels,
         &lines,
-        "Draw rate",
+        ("Rating band", "Draw rate"),
+        false,
     )?;
     let _ = write!(
         h,
@@ -326,8 +459,12 @@ pub fn time_classes(h: &mut String, t: &TimeClasses, scheme: &BandScheme) -> any
          One line per class.</p>\n<figure>{svg}</figure>\n<table><tr><th class=\"l\">Time class</th><th>Games</th>\
          <th>Draw rate</th><th>95% interval</th></tr>"
     );
+    let mut csv = Vec::new();
     for class in classes {
         let p = &t.by_class[class];
+        let mut row = vec![class.clone()];
+        row.extend(share_cells(p));
+        csv.push(row);
         let _ = write!(
             h,
             "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
@@ -337,7 +474,28 @@ pub fn time_classes(h: &mut String, t: &TimeClasses, scheme: &BandScheme) -> any
             interval(p)
         );
     }
-    h.push_str("</table>\n</section>\n");
+    h.push_str("</table>\n");
+    h.push_str(&csv_download(
+        "draw-rate-by-time-class.csv",
+        &[
+            "time_class",
+            "games",
+            "draws",
+            "draw_rate",
+            "ci95_low",
+            "ci95_high",
+        ],
+        &csv,
+    ));
+    let mix = charts::draw_mix_by_class(format)?;
+    if !mix.is_empty() {
+        let _ = writeln!(
+            h,
+            "<figure>{mix}</figure>\n<p class=\"caption\">How the draws of each time class happened: \
+             faster play draws more by repetition and on time against a lone king, slower play by agreement.</p>"
+        );
+    }
+    h.push_str("</section>\n");
     Ok(())
 }
 

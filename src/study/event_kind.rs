@@ -38,6 +38,8 @@ impl EventKind {
 /// Name patterns, tried in order; the first match decides.
 pub struct EventPatterns {
     patterns: Vec<(EventKind, Regex)>,
+    /// Names of events played online.
+    online: Vec<Regex>,
     /// A hash of the TOML text they were read from.
     source_hash: u64,
 }
@@ -55,6 +57,13 @@ impl Default for EventPatterns {
 #[derive(serde::Deserialize)]
 struct PatternFile {
     pattern: Vec<PatternEntry>,
+    #[serde(default)]
+    online: Vec<OnlineEntry>,
+}
+
+#[derive(serde::Deserialize)]
+struct OnlineEntry {
+    regex: String,
 }
 
 #[derive(serde::Deserialize)]
@@ -79,8 +88,14 @@ impl EventPatterns {
                 Ok((kind, re))
             })
             .collect::<Result<_, String>>()?;
+        let online = file
+            .online
+            .into_iter()
+            .map(|o| Regex::new(&o.regex).map_err(|e| format!("{}: {e}", o.regex)))
+            .collect::<Result<_, String>>()?;
         Ok(EventPatterns {
             patterns,
+            online,
             source_hash: crate::fnv::fnv1a(text.as_bytes()),
         })
     }
@@ -88,6 +103,11 @@ impl EventPatterns {
     /// Identifies the pattern file: equal texts, equal hashes.
     pub fn source_hash(&self) -> u64 {
         self.source_hash
+    }
+
+    /// Whether an event's name says it was played online.
+    pub fn is_online(&self, event: &str) -> bool {
+        self.online.iter().any(|re| re.is_match(event))
     }
 
     pub fn kind(&self, event: &str) -> Option<EventKind> {
@@ -117,5 +137,16 @@ mod tests {
         assert_eq!(p.kind("Corus A"), None);
         assert_eq!(p.kind("Linares"), None);
         assert_eq!(p.kind("Dortmund Sparkassen"), None);
+        assert_eq!(
+            p.kind("Titled Tuesday 2nd Jan Early"),
+            Some(EventKind::Blitz)
+        );
+        assert!(p.is_online("Titled Tuesday 2nd Jan Early"));
+        assert!(p.is_online("Chessable Masters Play-In"));
+        assert!(p.is_online("PRO League KO Stage"));
+        assert!(!p.is_online("Corus A"));
+        assert!(!p.is_online("Tata Steel Masters"));
+        assert!(!p.is_online("Interzonal"));
+        assert!(!p.is_online("Linares"));
     }
 }

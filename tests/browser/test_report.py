@@ -146,9 +146,71 @@ def test_no_errors_no_scripts_no_network(browser):
     assert browser.execute_script("return performance.getEntriesByType('resource').length") == 0
 
 
+def test_publishing_apparatus(browser):
+    # A table of contents whose every link lands on a section of the page.
+    links = browser.find_elements(By.CSS_SELECTOR, "nav#contents a")
+    assert len(links) >= 12, [l.text for l in links]
+    for link in links:
+        target = link.get_attribute("href").split("#", 1)[1]
+        assert browser.find_elements(By.ID, target), target
+    for heading in ["Methods", "How to cite", "Provenance"]:
+        assert heading in [h.text for h in browser.find_elements(By.TAG_NAME, "h2")], heading
+    methods = browser.find_element(By.ID, "methods").text
+    for words in ["Independence", "agreed", "Wilson"]:
+        assert words in methods, words
+    # Provenance: the version, the command and a SHA-256 for every input.
+    provenance = browser.find_element(By.ID, "provenance")
+    assert "remis " in provenance.text and "report" in provenance.text
+    digests = [c.get_attribute("textContent") for c in provenance.find_elements(By.CSS_SELECTOR, "td code")]
+    assert digests and all(len(d) == 64 and all(ch in "0123456789abcdef" for ch in d) for d in digests), digests
+    # Tables as CSV, from the page itself (data: URIs; no network).
+    downloads = browser.find_elements(By.CSS_SELECTOR, "a[download][href^='data:text/csv']")
+    assert len(downloads) >= 5, len(downloads)
+    for a in downloads:
+        assert a.get_attribute("download").endswith(".csv")
+        assert "%2C" in a.get_attribute("href")  # a header line of several columns
+
+
+def test_bands_are_ranges_and_unrated_is_apart(browser):
+    for chart_id in ["chart-band", "chart-year"]:
+        chart = browser.find_element(By.ID, f"{chart_id}-title").find_element(By.XPATH, "..")
+        labels = [t.get_attribute("textContent").strip() for t in chart.find_elements(By.TAG_NAME, "text")]
+        assert any("–" in label and label[:4].isdigit() for label in labels), labels
+        assert not any(label.endswith("+") for label in labels), labels
+        assert "unrated" not in labels, labels
+
+
+def test_axes_fit_the_data(browser):
+    # Lichess draw rates are a few percent: the axes end near them, not at 100%.
+    for chart_id in ["chart-year", "chart-band"]:
+        chart = browser.find_element(By.ID, f"{chart_id}-title").find_element(By.XPATH, "..")
+        ticks = [t.get_attribute("textContent").strip() for t in chart.find_elements(By.TAG_NAME, "text")]
+        percents = [int(t[:-1]) for t in ticks if t.endswith("%") and t[:-1].isdigit()]
+        assert percents and 0 in percents, ticks
+        assert max(percents) <= 40, (chart_id, percents)
+
+
+def test_play_told_apart_and_year_columns_bounded(browser):
+    table = browser.find_element(By.ID, "by-play")
+    assert "online" in table.text
+    header = browser.find_elements(By.CSS_SELECTOR, "#table table tr:first-child th")
+    assert 2 < len(header) <= 41, len(header)
+    filters = browser.find_element(By.ID, "headline").text
+    assert "Chess960 games left out" in filters and "correspondence games left out" in filters
+
+
 def test_screenshot(browser):
     SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
     height = browser.execute_script("return document.documentElement.scrollHeight")
     browser.set_window_size(1280, min(height, 8000))
     assert browser.save_screenshot(str(SCREENSHOT))
-    assert SCREENSHOT.stat().st_size > 50_000
+    # Not a blank page: many colours, and ink across its length.
+    from PIL import Image
+    image = Image.open(SCREENSHOT).convert("RGB")
+    small = image.resize((64, 256))
+    colours = {small.getpixel((x, y)) for x in range(64) for y in range(256)}
+    assert len(colours) > 200, len(colours)
+    rows_with_ink = sum(
+        1 for y in range(256) if any(sum(small.getpixel((x, y))) < 740 for x in range(64))
+    )
+    assert rows_with_ink > 192, rows_with_ink
