@@ -184,6 +184,24 @@ impl YearBins {
         }
     }
 
+    /// A short label for a chart's axis: "1970s" for a whole decade,
+    /// "2000–07" for part of one, "1900–24" for other bins.
+    pub fn short_label(&self, start: i16) -> String {
+        match self.before {
+            Some(before) if start < before => {
+                let end = (start + self.width as i16 - 1).min(before - 1);
+                if self.width == 10 && end == start + 9 && start % 10 == 0 {
+                    format!("{start}s")
+                } else if end > start {
+                    format!("{start}–{:02}", end % 100)
+                } else {
+                    start.to_string()
+                }
+            }
+            _ => start.to_string(),
+        }
+    }
+
     /// The bins in words, for the page; `None` when every year stands
     /// alone.
     pub fn describe(&self) -> Option<String> {

@@ -165,7 +165,7 @@ impl Config<'_> {
         format!(
             "summary format {FORMAT_VERSION}; years {:?}; min_elo {:?}; basis {:?}; band edges {:?}; \
              time class {:?}; event {:?}; exclude event {:?}; variant {:?}; dedup {}; no bots {}; \
-             short draws {:?}; event patterns {:016x}; catalogue {:016x}",
+             play {:?}; short draws {:?}; event patterns {:016x}; catalogue {:016x}",
             f.years,
             f.min_elo,
             f.basis,
@@ -176,6 +176,7 @@ impl Config<'_> {
             f.variant,
             f.dedup,
             f.no_bots,
+            f.play,
             f.short_draws,
             self.patterns.source_hash(),
             self.catalogue.source_hash(),

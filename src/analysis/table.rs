@@ -31,6 +31,8 @@ pub struct Filters {
     pub dedup: bool,
     /// Leave out games with a bot (title `BOT`).
     pub no_bots: bool,
+    /// Only games played online, or only over the board.
+    pub play: Option<Play>,
     /// The two short-draw limits, in moves.
     pub short_draws: [u32; 2],
 }
@@ -48,6 +50,7 @@ impl Default for Filters {
             variant: None,
             dedup: false,
             no_bots: false,
+            play: None,
             short_draws: [20, 30],
         }
     }
@@ -83,6 +86,9 @@ impl Filters {
         }
         if self.no_bots {
             out.push("bot games left out".to_string());
+        }
+        if let Some(play) = self.play {
+            out.push(format!("played {} only", play.as_str()));
         }
         out
     }
@@ -286,10 +292,22 @@ pub const CORRESPONDENCE_LEFT_OUT: &str =
 /// Where a game was played: online when its `Site` names a platform or its
 /// event name is an online event's (see `data/event_patterns.toml`).
 #[derive(
-    Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, serde::Serialize, serde::Deserialize,
+    Copy,
+    Clone,
+    Debug,
+    Eq,
+    PartialEq,
+    Ord,
+    PartialOrd,
+    serde::Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
 )]
 pub enum Play {
+    /// Over the board.
+    #[value(name = "over-the-board")]
     OverTheBoard,
+    /// Online.
     Online,
 }
 
@@ -433,6 +451,12 @@ pub fn prepare(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Re
             col("effective_time_class").eq(lit(crate::replay::TimeClass::Correspondence.as_str())),
             CORRESPONDENCE_LEFT_OUT,
         )),
+    }
+    if let Some(play) = filters.play {
+        reasons.push((
+            col(PLAY).neq(lit(play.as_str())),
+            "other kind of play (--play)",
+        ));
     }
     reasons.push((col("band").eq(lit(-1)), "players in different bands"));
     if let Some(m) = filters.min_elo {

@@ -51,6 +51,10 @@ pub struct FilterArgs {
     /// Leave out games in which either player is a bot (title BOT).
     #[arg(long)]
     no_bots: bool,
+    /// Only games played online, or only over the board (told by the Site
+    /// tag's platform and by online event names).
+    #[arg(long, value_enum)]
+    play: Option<remis::analysis::table::Play>,
     /// The two short-draw limits in moves, e.g. 20,30 (Sonas uses < 25).
     #[arg(long, value_delimiter = ',', num_args = 2, default_values_t = [20u32, 30])]
     short_draw_moves: Vec<u32>,
@@ -116,6 +120,7 @@ impl FilterArgs {
             variant: self.variant.clone(),
             dedup: self.dedup,
             no_bots: self.no_bots,
+            play: self.play,
             short_draws: [self.short_draw_moves[0], self.short_draw_moves[1]],
         })
     }

@@ -33,6 +33,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let json = serde_json::json!({
             "events": study.events,
             "large_events_left_out": study.large_events,
+            "incomplete_events_left_out": study.incomplete_events,
             "large_event_games_left_out": study.large_event_games,
             "standings_max_games": scoring::STANDINGS_MAX_GAMES,
             "plus_remise_draws": study.plus_remise_draws.iter().map(|((winner, rule), n)| {
@@ -71,6 +72,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "event standings ({} events, by Event tag and year), against classical scoring:",
         study.events
     )?;
+    if study.incomplete_events > 0 {
+        writeln!(
+            out,
+            "  not ranked: {} events whose games are not all here (player collections, arenas)",
+            study.incomplete_events
+        )?;
+    }
     if study.large_events > 0 {
         writeln!(
             out,

@@ -183,7 +183,7 @@ pub fn rate_by_year(
     let labels: Vec<String> = years.iter().map(|&y| year_label(y)).collect();
     let mut svg = String::new();
     {
-        let width = (160 + 30 * years.len() as u32).clamp(640, 1200);
+        let width = (160 + 52 * years.len() as u32).clamp(640, 1400);
         let root = SVGBackend::with_string(&mut svg, (width, 440)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
         let mut chart = category_chart(&root, &labels, top, "Year", "Draw rate")?;

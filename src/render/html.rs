@@ -203,7 +203,7 @@ pub fn render(
     let binned = stats.binned(bins);
     let years_svg =
         charts::rate_by_year(&binned, scheme, info.chart_bands, &|y| bins.bin(y), &|y| {
-            bins.label(y)
+            bins.short_label(y)
         })?;
     section(
         &mut h,
@@ -213,7 +213,9 @@ pub fn render(
          colours ordered from the lowest band to the highest. Shaded areas are 95% intervals; a year \
          is drawn only where its band has at least 30 games. The vertical axis runs from 0 to just \
          above the highest interval, fit to the data. Unrated games are not a band on this axis: \
-         see the band table. The band × year table below gives every number with its n.",
+         see the band table. The band × year table below gives every number with its n. Unless the \
+         filters name a kind of play, online and over-the-board games are both counted here: see \
+         “Online and over the board” for the split.",
         &years_svg,
     );
     h.push_str("</section>\n");
@@ -444,7 +446,7 @@ fn play_section(
     let mut years: Vec<i16> = series.values().flat_map(|m| m.keys().copied()).collect();
     years.sort_unstable();
     years.dedup();
-    let labels: Vec<String> = years.iter().map(|&y| bins.label(y)).collect();
+    let labels: Vec<String> = years.iter().map(|&y| bins.short_label(y)).collect();
     let lines: Vec<charts::Line> = series
         .iter()
         .map(|((play, class), by_year)| charts::Line {
@@ -871,6 +873,19 @@ fn scoring_section(h: &mut String, study: &crate::analysis::scoring::ScoringStud
         );
     }
     h.push_str("</table>\n");
+    if study.incomplete_events > 0 {
+        let _ = writeln!(
+            h,
+            "<p class=\"caption\" id=\"incomplete-events\">Not ranked: {} events whose games are not all in these \
+             tables (a player's collection holds the profiled player's games and a game or two of each opponent; an \
+             arena has players of every number of games). Standings are compared only for events in which every \
+             player's number of games is within one of the most.</p>",
+            thousands(study.incomplete_events)
+        );
+    }
+    if study.events == 0 {
+        h.push_str("<p class=\"caption\"><em>No event in these tables looks complete: the comparison of standings is not shown.</em></p>\n");
+    }
     if study.large_events > 0 {
         let _ = writeln!(
             h,
