@@ -138,6 +138,9 @@ pub struct Edition {
     pub rounds_seen: u32,
     pub last_round: u32,
     pub players: u32,
+    /// The catalogue infers this edition's regime (a control whose source
+    /// shows only that no rule applied) rather than stating it.
+    pub inferred: bool,
 }
 
 impl Edition {
@@ -465,7 +468,9 @@ pub fn rule_study(
             rounds_seen: 0,
             last_round: 0,
             players: 0,
+            inferred: false,
         });
+        edition.inferred |= !rules.confirmed;
         edition.total.add(stats);
         edition.by_band.entry(*band).or_default().add(stats);
         // Spellings of one edition share its games: the most players any
@@ -741,6 +746,7 @@ mod tests {
             rounds_seen: 0,
             last_round: 0,
             players: 0,
+            inferred: false,
         }
     }
 

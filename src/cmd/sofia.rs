@@ -85,6 +85,7 @@ fn study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
             "series": e.series, "year": e.year, "regime": e.regime.as_str(),
             "games": e.total.games, "draws": e.total.draws, "agreed": e.total.agreed,
             "rounds_seen": e.rounds_seen, "last_round": e.last_round, "players": e.players,
+            "inferred": e.inferred,
             "expected_games": e.expected_games(),
         })).collect::<Vec<_>>(),
         "fast_games_left_out": study.fast_games_left_out,

@@ -698,7 +698,11 @@ pub fn rule_study_editions(h: &mut String, study: &crate::analysis::rule_study::
             "<tr><td class=\"l\">{}</td><td>{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             escape(&e.series),
             e.year,
-            escape(e.regime.as_str()),
+            if e.inferred {
+                format!("{} (inferred)", escape(e.regime.as_str()))
+            } else {
+                escape(e.regime.as_str())
+            },
             thousands(e.total.games),
             pct(e.total.draw_rate().rate()),
             e.rounds_seen,
@@ -708,7 +712,9 @@ pub fn rule_study_editions(h: &mut String, study: &crate::analysis::rule_study::
             pct(share.rate())
         );
     }
-    h.push_str("</table></div><p class=\"caption\">“Games if complete” is half the players seen times the last round: \
+    h.push_str("</table></div><p class=\"caption\">“(inferred)”: the catalogue's source shows only that no rule \
+        against draws applied (early draws were offered, or a rule came later “for the first time”), not a statement \
+        of the rules. “Games if complete” is half the players seen times the last round: \
         the size of a round robin of those players; for Swiss and team events, where the data hold only some \
         players, it understates the event.</p></details>\n");
 }
