@@ -30,8 +30,9 @@ pub struct Args {
     chart_bands: usize,
     /// How years are grouped in the by-year chart and the band × year
     /// table: `auto` (bins of 10 or more years before the recent ones when
-    /// there would be more than 39 columns), `none`, or WIDTH:BEFORE (e.g.
-    /// 10:1990: years before 1990 in bins of 10).
+    /// there would be more than 37 year columns, so that the table stays
+    /// under 40), `none`, or WIDTH:BEFORE (e.g. 10:1990: years before 1990
+    /// in bins of 10).
     #[arg(long, default_value = "auto")]
     year_bins: String,
     /// Leave out the SHA-256 of each input table from the provenance (it
@@ -131,7 +132,7 @@ fn input_info(path: &std::path::Path, checksum: bool) -> Result<html::InputInfo>
 /// `--year-bins`: auto, none, or WIDTH:BEFORE.
 fn year_bins(text: &str, years: &[i16]) -> Result<YearBins> {
     match text {
-        "auto" => Ok(YearBins::fit(years, 39)),
+        "auto" => Ok(YearBins::fit(years, 37)),
         "none" => Ok(YearBins::NONE),
         _ => {
             let parsed = text
