@@ -88,7 +88,8 @@ bench-hostile: release
 scale-test: build setup
 	REMIS=$(REMIS_DEBUG) VENV=$(VENV) scripts/scale_test.sh
 
-# A long run of the reader's property tests (make test runs 1,000 cases).
+# A long run of the reader's property tests on new random cases (make test
+# runs the same 1,000 every time, from a fixed seed).
 FUZZ_CASES ?= 200000
 fuzz:
 	PROPTEST_CASES=$(FUZZ_CASES) $(CARGO) test --release --test reader_properties

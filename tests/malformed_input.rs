@@ -14,25 +14,10 @@ use std::{
 use polars::prelude::*;
 
 mod common;
-use common::{read_table, remis, scratch, strings as column};
-
-/// `n` short legal games named g0, g1, …
-fn games(n: usize) -> String {
-    (0..n)
-        .map(|i| {
-            format!(
-                "[Event \"g{i}\"]\n[White \"W{i}\"]\n[Black \"B{i}\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n"
-            )
-        })
-        .collect()
-}
+use common::{games, read_table, remis, scratch, stderr, strings as column};
 
 fn run(args: &[&str]) -> Output {
     remis().args(args).stdin(Stdio::null()).output().unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 /// Classifies one file; returns the process output and the table.

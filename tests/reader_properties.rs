@@ -11,6 +11,15 @@ use remis::{
     replay::{GameRecord, GameReplayer},
 };
 
+/// `make test` runs the same cases every time (a fixed seed: a red CI
+/// is never chance); `make fuzz` (PROPTEST_CASES set) draws new ones.
+fn seed() -> proptest::test_runner::RngSeed {
+    match std::env::var("PROPTEST_CASES") {
+        Ok(_) => proptest::test_runner::RngSeed::Random,
+        Err(_) => proptest::test_runner::RngSeed::Fixed(2026),
+    }
+}
+
 /// A valid game to mutate.
 const GAME: &str = "[Event \"Fuzz \\\"Open\\\"\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1/2-1/2\"]\n\n1. e4 {a [%clk 0:01:00]} e5 2. Nf3 (2. f4 exf4 $1) Nc6 ; line comment\n3. Bb5 a6! 4. Ba4?! 1/2-1/2\n\n";
 
@@ -242,6 +251,7 @@ proptest! {
     #![proptest_config(ProptestConfig {
         cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(1000),
         failure_persistence: None,
+        rng_seed: seed(),
         ..ProptestConfig::default()
     })]
 
@@ -314,6 +324,7 @@ proptest! {
     #![proptest_config(ProptestConfig {
         cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse::<u32>().ok()).map_or(64, |c| c / 16),
         failure_persistence: None,
+        rng_seed: seed(),
         ..ProptestConfig::default()
     })]
 

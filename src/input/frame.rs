@@ -344,9 +344,20 @@ impl Framer {
             self.buf.truncate(self.line_start);
             self.scanned = self.line_start;
         } else if pending.len() > MAX_TAG_LINE_BYTES {
-            self.section = Section::Movetext;
-            self.headerless = true;
+            self.start_headerless();
         }
+    }
+
+    /// The line being read starts a game without tags. The game starts at
+    /// its first byte that is not white space: leading white space is not
+    /// part of it (it would count towards the game's cap however the text
+    /// arrived, in one piece or in many).
+    fn start_headerless(&mut self) {
+        let line = &self.buf[self.line_start..];
+        let spaces = line.iter().take_while(|&&b| is_space(b)).count();
+        self.game_start = self.line_start + spaces;
+        self.section = Section::Movetext;
+        self.headerless = true;
     }
 
     fn feed_cut(&mut self, text: &[u8]) -> Step {
@@ -430,8 +441,7 @@ impl Framer {
             }
             (LineKind::BadTag, Section::Tags) => false,
             (LineKind::Movetext | LineKind::BadTag, Section::Start) => {
-                self.section = Section::Movetext;
-                self.headerless = true;
+                self.start_headerless();
                 false
             }
             (LineKind::Movetext | LineKind::BadTag, _) => {
@@ -559,6 +569,35 @@ mod tests {
         framer.finish();
         let (_, spans) = framer.take();
         (most, spans)
+    }
+
+    #[test]
+    fn leading_white_space_is_not_part_of_a_tagless_game() {
+        // 64 KiB of NUL, then a lone `{` (found by the property test): in
+        // one piece or byte by byte, the game is the `{` alone, under a
+        // 600-byte cap either way.
+        let limits = Limits {
+            max_game_bytes: 600,
+            ..Limits::default()
+        };
+        let mut text = vec![0u8; 65_536];
+        text.extend_from_slice(b"{\n");
+        let frame = |pieces: &mut dyn Iterator<Item = &[u8]>| {
+            let mut framer = Framer::new(limits);
+            for piece in pieces {
+                framer.feed(piece);
+            }
+            framer.finish();
+            let (data, spans) = framer.take();
+            spans
+                .iter()
+                .map(|s| (data[s.start..s.end].to_vec(), s.cut))
+                .collect::<Vec<_>>()
+        };
+        let whole = frame(&mut std::iter::once(&text[..]));
+        let bytes = frame(&mut text.chunks(1));
+        assert_eq!(whole, bytes);
+        assert_eq!(whole, [(b"{\n".to_vec(), None)]);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use plotters::prelude::*;
 use crate::analysis::draws::{DrawStats, MIN_CELL_GAMES};
 use crate::analysis::games::FormatCounts;
 use crate::rules::DrawType;
-use crate::study::{Band, BandScheme};
+use crate::study::{Band, BandScheme, Proportion};
 use std::collections::BTreeMap;
 
 fn err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
@@ -165,14 +165,7 @@ pub fn rate_by_year(
         all.dedup();
         all
     };
-    let point = |band: Band, y: i16| -> Option<(f64, f64, f64)> {
-        let p = stats.by_band_year.get(&(band, y))?;
-        if p.n < MIN_CELL_GAMES {
-            return None;
-        }
-        let (lo, hi) = p.wilson95()?;
-        Some((p.rate()?, lo, hi))
-    };
+    let point = |band: Band, y: i16| rate_point(stats.by_band_year.get(&(band, y)));
     let top = fit_top(
         bands
             .iter()
@@ -420,9 +413,33 @@ pub fn draw_mix_by_band(stats: &DrawStats, scheme: &BandScheme) -> Result<String
         return Ok(String::new());
     }
     columns.push((format!("all bands (n={all})"), &stats.draw_types));
+    stacked_mix(
+        &columns,
+        "Rating band (draws)",
+        (
+            "chart-mix",
+            "How draws happened, by rating band",
+            "Stacked bar chart: for each rating band with at least 30 draws, and for all bands \
+             together, the share of its draws that were agreed, by repetition, by the 50- or 75-move \
+             rule, by stalemate, by insufficient material or by timeout against insufficient material.",
+        ),
+    )
+}
+
+/// 100% stacked bars of draw types, one bar per column, with a legend of
+/// the draw types present.
+fn stacked_mix(
+    columns: &[(String, &BTreeMap<DrawType, u64>)],
+    x_desc: &str,
+    (id, title, desc): (&str, &str, &str),
+) -> Result<String> {
     let kinds: Vec<DrawType> = DrawType::ALL
         .into_iter()
-        .filter(|k| stats.draw_types.get(k).copied().unwrap_or(0) > 0)
+        .filter(|k| {
+            columns
+                .iter()
+                .any(|(_, m)| m.get(k).copied().unwrap_or(0) > 0)
+        })
         .collect();
     let width = (300 + 90 * columns.len() as u32).clamp(640, 1800);
     let mut svg = String::new();
@@ -431,8 +448,7 @@ pub fn draw_mix_by_band(stats: &DrawStats, scheme: &BandScheme) -> Result<String
         root.fill(&WHITE).map_err(err)?;
         let (plot, legend) = root.split_horizontally(width - 250);
         let labels: Vec<String> = columns.iter().map(|(l, _)| l.clone()).collect();
-        let mut chart =
-            category_chart(&plot, &labels, 1.0, "Rating band (draws)", "Share of draws")?;
+        let mut chart = category_chart(&plot, &labels, 1.0, x_desc, "Share of draws")?;
         for (i, (_, mix)) in columns.iter().enumerate() {
             let total: u64 = mix.values().sum();
             let mut bottom = 0.0;
@@ -465,14 +481,7 @@ pub fn draw_mix_by_band(stats: &DrawStats, scheme: &BandScheme) -> Result<String
         }
         root.present().map_err(err)?;
     }
-    Ok(accessible(
-        svg,
-        "chart-mix",
-        "How draws happened, by rating band",
-        "Stacked bar chart: for each rating band with at least 30 draws, and for all bands \
-         together, the share of its draws that were agreed, by repetition, by the 50- or 75-move \
-         rule, by stalemate, by insufficient material or by timeout against insufficient material.",
-    ))
+    Ok(accessible(svg, id, title, desc))
 }
 
 /// Histogram of the move at which draws happen, agreed draws apart from
@@ -712,64 +721,27 @@ pub fn draw_mix_by_class(format: &FormatCounts) -> Result<String> {
     }
     let mut classes: Vec<String> = mixes.keys().cloned().collect();
     class_order(&mut classes);
-    let kinds: Vec<DrawType> = DrawType::ALL
-        .into_iter()
-        .filter(|k| mixes.values().any(|m| m.get(k).copied().unwrap_or(0) > 0))
+    let columns: Vec<(String, &BTreeMap<DrawType, u64>)> = classes
+        .iter()
+        .map(|c| {
+            (
+                format!("{c} (n={})", mixes[c].values().sum::<u64>()),
+                &mixes[c],
+            )
+        })
         .collect();
-    let width = (300 + 90 * classes.len() as u32).clamp(640, 1100);
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (width, 400)).into_drawing_area();
-        root.fill(&WHITE).map_err(err)?;
-        let (plot, legend) = root.split_horizontally(width - 250);
-        let labels: Vec<String> = classes
-            .iter()
-            .map(|c| format!("{c} (n={})", mixes[c].values().sum::<u64>()))
-            .collect();
-        let mut chart =
-            category_chart(&plot, &labels, 1.0, "Time class (draws)", "Share of draws")?;
-        for (i, class) in classes.iter().enumerate() {
-            let mix = &mixes[class];
-            let total: u64 = mix.values().sum();
-            let mut bottom = 0.0;
-            for kind in &kinds {
-                let share = mix.get(kind).copied().unwrap_or(0) as f64 / total.max(1) as f64;
-                if share <= 0.0 {
-                    continue;
-                }
-                let x = i as f64;
-                chart
-                    .draw_series(std::iter::once(Rectangle::new(
-                        [(x - 0.38, bottom), (x + 0.38, bottom + share)],
-                        draw_type_color(*kind).filled(),
-                    )))
-                    .map_err(err)?;
-                bottom += share;
-            }
-        }
-        for (row, kind) in kinds.iter().enumerate() {
-            let y = 30 + row as i32 * 24;
-            legend
-                .draw(&Rectangle::new(
-                    [(8, y), (24, y + 14)],
-                    draw_type_color(*kind).filled(),
-                ))
-                .map_err(err)?;
-            legend
-                .draw(&Text::new(kind.label(), (32, y + 1), (FONT, 13)))
-                .map_err(err)?;
-        }
-        root.present().map_err(err)?;
-    }
-    Ok(accessible(
-        svg,
-        "chart-mix-class",
-        "How draws happened, by time class",
-        "Stacked bar chart: for each time class with at least 30 draws, the \
-         share of its draws that were agreed, by repetition, by the 50- or \
-         75-move rule, by stalemate, by insufficient material, or by timeout \
-         against insufficient material.",
-    ))
+    stacked_mix(
+        &columns,
+        "Time class (draws)",
+        (
+            "chart-mix-class",
+            "How draws happened, by time class",
+            "Stacked bar chart: for each time class with at least 30 draws, the \
+             share of its draws that were agreed, by repetition, by the 50- or \
+             75-move rule, by stalemate, by insufficient material, or by timeout \
+             against insufficient material.",
+        ),
+    )
 }
 
 /// Histogram of the length of every game used, with the drawn games'
@@ -850,6 +822,17 @@ pub fn game_lengths(format: &FormatCounts, stats: &DrawStats) -> Result<String> 
          played, in bins of five moves, with the drawn games of each bin \
          drawn over it.",
     ))
+}
+
+/// A rate to plot, with its 95% interval: `None` for fewer than 30 games,
+/// which are not charted.
+pub fn rate_point(p: Option<&Proportion>) -> Option<(f64, f64, f64)> {
+    let p = p?;
+    if p.n < MIN_CELL_GAMES {
+        return None;
+    }
+    let (lo, hi) = p.wilson95()?;
+    Some((p.rate()?, lo, hi))
 }
 
 /// One line of a [`lines_by_category`] chart: a value (with its 95%

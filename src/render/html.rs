@@ -453,14 +453,7 @@ fn play_section(
             label: format!("{}, {class}", play.as_str()),
             points: years
                 .iter()
-                .map(|y| {
-                    let p = by_year.get(y)?;
-                    if p.n < MIN_CELL_GAMES {
-                        return None;
-                    }
-                    let (lo, hi) = p.wilson95()?;
-                    Some((p.rate()?, lo, hi))
-                })
+                .map(|y| charts::rate_point(by_year.get(y)))
                 .collect(),
             dashed: false,
         })

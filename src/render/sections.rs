@@ -306,14 +306,7 @@ pub fn rating_gap(h: &mut String, gap: &RatingGap, scheme: &BandScheme) {
         .map(|band| Line {
             label: format!("mean {}", scheme.label(*band)),
             points: (0..bins)
-                .map(|bin| {
-                    let p = gap.cells.get(&(*band, bin))?;
-                    if p.n < MIN_CELL_GAMES {
-                        return None;
-                    }
-                    let (lo, hi) = p.wilson95()?;
-                    Some((p.rate()?, lo, hi))
-                })
+                .map(|bin| charts::rate_point(gap.cells.get(&(*band, bin))))
                 .collect(),
             dashed: false,
         })
@@ -430,14 +423,7 @@ pub fn time_classes(
             label: format!("{class} (n={})", t.by_class[*class].n),
             points: bands
                 .iter()
-                .map(|b| {
-                    let p = t.by_class_band.get(&((*class).clone(), *b))?;
-                    if p.n < MIN_CELL_GAMES {
-                        return None;
-                    }
-                    let (lo, hi) = p.wilson95()?;
-                    Some((p.rate()?, lo, hi))
-                })
+                .map(|b| charts::rate_point(t.by_class_band.get(&((*class).clone(), *b))))
                 .collect(),
             dashed: false,
         })

@@ -55,3 +55,19 @@ pub fn strings(df: &DataFrame, column: &str) -> Vec<Option<String>> {
         .map(|s| s.map(str::to_string))
         .collect()
 }
+
+/// `n` short legal games named g0, g1, …, each a mate in four.
+pub fn games(n: usize) -> String {
+    (0..n)
+        .map(|i| {
+            format!(
+                "[Event \"g{i}\"]\n[White \"W{i}\"]\n[Black \"B{i}\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n"
+            )
+        })
+        .collect()
+}
+
+/// A run's standard error, as text.
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
