@@ -71,6 +71,31 @@ impl<R: Read> Read for Counting<R> {
     }
 }
 
+/// The next chunk of a source, numbered in reading order.
+fn next_chunk(
+    seq: &mut u64,
+    source: &Arc<str>,
+    (data, games, tags): (
+        Vec<u8>,
+        Vec<super::GameSpan>,
+        Option<super::parquet::TagTable>,
+    ),
+    damage: Option<Arc<str>>,
+    last: bool,
+) -> Chunk {
+    let chunk = Chunk {
+        seq: *seq,
+        source: source.clone(),
+        data,
+        games,
+        damage,
+        last,
+        tags,
+    };
+    *seq += 1;
+    chunk
+}
+
 /// Everything the reading thread needs to hand chunks on.
 struct Chunker<'a> {
     target: usize,
@@ -96,16 +121,8 @@ impl Chunker<'_> {
             ..
         } = self;
         let failure = chunk_stream(reader, *target, *limits, |data, games, last, damage| {
-            let chunk = Chunk {
-                seq: *seq,
-                source: name.clone(),
-                data,
-                games,
-                damage: damage.map(|e| Arc::from(format!("input breaks off: {e}"))),
-                last,
-                tags: None,
-            };
-            *seq += 1;
+            let damage = damage.map(|e| Arc::from(format!("input breaks off: {e}")));
+            let chunk = next_chunk(seq, &name, (data, games, None), damage, last);
             let go_on = emit(chunk);
             *stopped |= !go_on;
             go_on
@@ -133,16 +150,13 @@ impl Chunker<'_> {
             ..
         } = self;
         let mut hand_on = |rows: super::parquet::Rows| {
-            let chunk = Chunk {
-                seq: *seq,
-                source: name.clone(),
-                data: rows.data,
-                games: rows.games,
-                damage: None,
-                last: false,
-                tags: Some(rows.tags),
-            };
-            *seq += 1;
+            let chunk = next_chunk(
+                seq,
+                &name,
+                (rows.data, rows.games, Some(rows.tags)),
+                None,
+                false,
+            );
             let go_on = emit(chunk);
             *stopped |= !go_on;
             go_on
@@ -157,18 +171,10 @@ impl Chunker<'_> {
         if !*stopped {
             // The source's last chunk, empty: marks its end (and a file
             // without rows).
-            let chunk = Chunk {
-                seq: *seq,
-                source: name.clone(),
-                data: Vec::new(),
-                games: Vec::new(),
-                damage: failure
-                    .as_ref()
-                    .map(|e| Arc::from(format!("input breaks off: {e}"))),
-                last: true,
-                tags: None,
-            };
-            *seq += 1;
+            let damage = failure
+                .as_ref()
+                .map(|e| Arc::from(format!("input breaks off: {e}")));
+            let chunk = next_chunk(seq, &name, (Vec::new(), Vec::new(), None), damage, true);
             *stopped |= !emit(chunk);
         }
         if let Some(e) = failure {

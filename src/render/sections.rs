@@ -406,24 +406,15 @@ pub fn time_classes(
         .iter()
         .map(|&b| charts::short_label(scheme, b))
         .collect();
-    let order = [
-        "bullet",
-        "blitz",
-        "rapid",
-        "classical",
-        "correspondence",
-        "blindfold",
-        "simul",
-    ];
-    let mut classes: Vec<&String> = t.by_class.keys().collect();
-    classes.sort_by_key(|c| order.iter().position(|o| o == c).unwrap_or(order.len()));
+    let mut classes: Vec<String> = t.by_class.keys().cloned().collect();
+    charts::class_order(&mut classes);
     let lines: Vec<Line> = classes
         .iter()
         .map(|class| Line {
-            label: format!("{class} (n={})", t.by_class[*class].n),
+            label: format!("{class} (n={})", t.by_class[class].n),
             points: bands
                 .iter()
-                .map(|b| charts::rate_point(t.by_class_band.get(&((*class).clone(), *b))))
+                .map(|b| charts::rate_point(t.by_class_band.get(&(class.clone(), *b))))
                 .collect(),
             dashed: false,
         })
@@ -446,7 +437,7 @@ pub fn time_classes(
          <th>Draw rate</th><th>95% interval</th></tr>"
     );
     let mut csv = Vec::new();
-    for class in classes {
+    for class in &classes {
         let p = &t.by_class[class];
         let mut row = vec![class.clone()];
         row.extend(share_cells(p));
