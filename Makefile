@@ -42,7 +42,7 @@ setup:
 # chromium and a Python venv): Rust tests, the browser test of the sample
 # report and of a report on generated games, and the notebooks.
 test: build setup
-	$(CARGO) test --all-targets
+	$(CARGO) test --workspace --all-targets
 	$(REMIS_DEBUG) classify data --out $(TEST_OUT)/sample
 	$(REMIS_DEBUG) report $(TEST_OUT)/sample --out $(TEST_OUT)/sample/report.html
 	$(REMIS_DEBUG) classify tests/data/synthetic-3000.pgn.zst --out $(TEST_OUT)/synthetic
@@ -62,7 +62,7 @@ sofia-demo: build
 
 lint:
 	$(CARGO) fmt --all -- --check
-	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 # Classify every collection in ../shared/data (absent on a user's machine).
 validate: release setup
@@ -92,7 +92,7 @@ scale-test: build setup
 # runs the same 1,000 every time, from a fixed seed).
 FUZZ_CASES ?= 200000
 fuzz:
-	PROPTEST_CASES=$(FUZZ_CASES) $(CARGO) test --release --test reader_properties
+	PROPTEST_CASES=$(FUZZ_CASES) $(CARGO) test --release -p remis-core --test reader_properties
 
 # The TWIC 1999-2002 draw-rate figure: make published-figures TWIC="folder or files".
 TWIC ?= $(SHARED)/twic

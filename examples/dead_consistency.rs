@@ -13,7 +13,7 @@
 use std::io::{self, BufRead};
 use std::process::ExitCode;
 
-use remis::rules::{Mate, SearchOptions, can_mate};
+use remis_core::rules::{Mate, SearchOptions, can_mate};
 use shakmaty::{CastlingMode, Chess, Color, Position, fen::Fen, uci::UciMove};
 
 const DEPTH: u32 = 2;

@@ -2,6 +2,7 @@
 //! done by the library; see `cmd/` for each subcommand's wiring.
 
 mod cmd;
+mod generate;
 
 use clap::{Parser, Subcommand};
 
@@ -44,7 +45,7 @@ fn on_interrupt() {
     };
     std::thread::spawn(move || {
         if let Some(signal) = signals.forever().next() {
-            let removed = remis::table::remove_temporaries();
+            let removed = remis_table::writer::remove_temporaries();
             let name = if signal == SIGINT {
                 "SIGINT"
             } else {

@@ -6,7 +6,7 @@ use std::{fs::File, path::Path};
 
 use polars::lazy::dsl::min_horizontal;
 use polars::prelude::*;
-use remis::schema::Column as C;
+use remis_table::schema::Column as C;
 
 mod common;
 use common::{remis, scratch, succeeded};

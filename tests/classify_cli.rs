@@ -291,7 +291,7 @@ fn a_missing_input_fails_before_any_work() {
 fn schema_and_fixture_rows() {
     let dir = scratch("schema");
     let (_, table) = classify(
-        &[repo("tests/fixtures").to_str().unwrap()],
+        &[repo("crates/core/tests/fixtures").to_str().unwrap()],
         &dir.join("out"),
     );
     let schema = table.schema();

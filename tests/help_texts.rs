@@ -3,7 +3,7 @@
 //! and the input kinds `classify --help` names are those a folder's walk
 //! reads.
 
-use remis::input::FOLDER_SUFFIXES;
+use remis_core::input::FOLDER_SUFFIXES;
 
 mod common;
 use common::{remis, succeeded};

@@ -1,8 +1,8 @@
 //! `docs/columns.md` documents every column of `games.parquet`, in order,
-//! with its type: the table on that page must equal `remis::schema`, which
+//! with its type: the table on that page must equal `remis_table::schema`, which
 //! the writer follows (`table::tests`) and the readers name columns by.
 
-use remis::schema::Column;
+use remis_table::schema::Column;
 
 #[test]
 fn docs_columns_md_lists_the_schema() {
@@ -31,6 +31,6 @@ fn docs_columns_md_lists_the_schema() {
         .collect();
     assert_eq!(
         documented, schema,
-        "docs/columns.md and src/schema.rs differ"
+        "docs/columns.md and crates/table/src/schema.rs differ"
     );
 }

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use remis::analysis::{self, Merge, Settings, Summary, summary};
+use remis_report::analysis::{self, Merge, Settings, Summary, summary};
 
 mod common;
 use common::{remis, scratch, succeeded};
@@ -169,8 +169,8 @@ fn merged_summaries_equal_the_summary_of_the_union() {
     let (_dir, one, shards) = one_and_sharded("merge", 3);
     let settings = Settings {
         filters: analysis::Filters::default(),
-        patterns: remis::study::EventPatterns::default(),
-        catalogue: remis::study::events::EventCatalogue::built_in(),
+        patterns: remis_report::study::EventPatterns::default(),
+        catalogue: remis_report::study::events::EventCatalogue::built_in(),
     };
     let config = settings.config();
     let union = analysis::summarize_rows(&one.join("games.parquet"), &config).unwrap();
@@ -306,8 +306,8 @@ fn a_summary_survives_its_file_format() {
     let (_dir, one, _) = one_and_sharded("roundtrip", 1);
     let settings = Settings {
         filters: analysis::Filters::default(),
-        patterns: remis::study::EventPatterns::default(),
-        catalogue: remis::study::events::EventCatalogue::built_in(),
+        patterns: remis_report::study::EventPatterns::default(),
+        catalogue: remis_report::study::events::EventCatalogue::built_in(),
     };
     let config = settings.config();
     let table = one.join("games.parquet");

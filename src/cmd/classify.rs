@@ -10,12 +10,15 @@ use std::{
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use remis::{
+use remis_core::{
     input::{self, Limits},
-    pipeline,
     replay::SanResolver,
     rules::{Ending, SearchOptions},
-    table::{InputStamp, Manifest},
+};
+use remis_table::{
+    parquet_input::ParquetSource,
+    pipeline,
+    writer::{InputStamp, Manifest},
 };
 
 /// Exit status of a run that completed but met damaged input.
@@ -225,7 +228,7 @@ fn check_existing(shard: &Path, input: &input::Input) -> Result<Existing> {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let resolved = input::resolve(&args.inputs)?;
+    let resolved = input::resolve(&args.inputs, &ParquetSource)?;
     for (path, why) in &resolved.skipped {
         eprintln!("remis: warning: {}: skipped: {why}", path.display());
     }
@@ -333,15 +336,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
 /// Writes the table's summary for the default filters, the one reading
 /// commands without filters use.
 fn write_summary(table: &std::path::Path) -> Result<()> {
-    let settings = remis::analysis::Settings {
-        filters: remis::analysis::Filters::default(),
-        patterns: remis::study::EventPatterns::default(),
-        catalogue: remis::study::events::EventCatalogue::built_in(),
+    let settings = remis_report::analysis::Settings {
+        filters: remis_report::analysis::Filters::default(),
+        patterns: remis_report::study::EventPatterns::default(),
+        catalogue: remis_report::study::events::EventCatalogue::built_in(),
     };
     let config = settings.config();
-    let counts = remis::analysis::summarize_rows(table, &config)
+    let counts = remis_report::analysis::summarize_rows(table, &config)
         .with_context(|| format!("summarizing {}", table.display()))?;
-    remis::analysis::summary::write(table, &config, &counts)?;
+    remis_report::analysis::summary::write(table, &config, &counts)?;
     Ok(())
 }
 

@@ -5,9 +5,9 @@ use regex::Regex;
 
 use std::path::PathBuf;
 
-use remis::analysis::{self, Filters, Loaded, Settings, Source};
-use remis::study::events::EventCatalogue;
-use remis::study::{BandScheme, EloBasis, EventPatterns};
+use remis_report::analysis::{self, Filters, Loaded, Settings, Source};
+use remis_report::study::events::EventCatalogue;
+use remis_report::study::{BandScheme, EloBasis, EventPatterns};
 
 #[derive(clap::Args, Clone, Debug)]
 pub struct FilterArgs {
@@ -29,7 +29,7 @@ pub struct FilterArgs {
     band_edges: Option<Vec<u16>>,
     /// Only games of this time class: from TimeControl where present, else
     /// from the event name, else classical.
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(remis::analysis::table::time_class_names()))]
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(remis_report::analysis::table::time_class_names()))]
     time_class: Option<String>,
     /// Only events whose name matches this regular expression.
     #[arg(long)]
@@ -39,7 +39,7 @@ pub struct FilterArgs {
     exclude_event: Option<String>,
     /// Only this variant.
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(
-        remis::replay::Variant::REPLAYED.map(|v| v.name().unwrap_or_default())
+        remis_core::replay::Variant::REPLAYED.map(|v| v.name().unwrap_or_default())
     ))]
     variant: Option<String>,
     /// Leave out later copies of a game (tables made with `classify --dedup`).
@@ -54,7 +54,7 @@ pub struct FilterArgs {
     /// Only games played online, or only over the board (told by the Site
     /// tag's platform and by online event names).
     #[arg(long, value_enum)]
-    play: Option<remis::analysis::table::Play>,
+    play: Option<remis_report::analysis::table::Play>,
     /// The two short-draw limits in moves, e.g. 20,30 (Sonas uses < 25).
     #[arg(long, value_delimiter = ',', num_args = 2, default_values_t = [20u32, 30])]
     short_draw_moves: Vec<u32>,

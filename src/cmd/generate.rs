@@ -36,7 +36,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
         }
     };
-    remis::generate::write_games(&mut out, args.games, args.seed)?;
+    crate::generate::write_games(&mut out, args.games, args.seed)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }

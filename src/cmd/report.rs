@@ -6,9 +6,9 @@ use std::{path::PathBuf, process::ExitCode};
 use anyhow::{Context, Result};
 
 use super::filters::{FilterArgs, SourceArgs};
-use remis::analysis;
-use remis::analysis::draws::YearBins;
-use remis::render::html;
+use remis_report::analysis;
+use remis_report::analysis::draws::YearBins;
+use remis_report::render::html;
 
 #[derive(clap::Args)]
 pub struct Args {

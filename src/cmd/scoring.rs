@@ -6,8 +6,8 @@ use std::{io::Write, path::PathBuf, process::ExitCode};
 use anyhow::Result;
 
 use super::filters::{FilterArgs, SourceArgs};
-use remis::analysis::scoring;
-use remis::render::text::{self, StudyFormat};
+use remis_report::analysis::scoring;
+use remis_report::render::text::{self, StudyFormat};
 
 #[derive(clap::Args)]
 pub struct Args {

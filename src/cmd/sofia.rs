@@ -6,10 +6,10 @@ use std::{io::Write, path::PathBuf, process::ExitCode};
 use anyhow::Result;
 
 use super::filters::{FilterArgs, SourceArgs};
-use remis::analysis::rule_study::{self, Measure};
-use remis::render::text::{self, StudyFormat};
-use remis::rules::DrawType;
-use remis::study::Proportion;
+use remis_core::rules::DrawType;
+use remis_report::analysis::rule_study::{self, Measure};
+use remis_report::render::text::{self, StudyFormat};
+use remis_report::study::Proportion;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -210,12 +210,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     writeln!(
         out,
         "\nWhat this means: {}",
-        remis::render::sections::RULE_STUDY_MEANING
+        remis_report::render::sections::RULE_STUDY_MEANING
     )?;
     writeln!(
         out,
         "\nWhat it cannot show: {}",
-        remis::render::sections::RULE_STUDY_LIMITS
+        remis_report::render::sections::RULE_STUDY_LIMITS
     )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -6,13 +6,13 @@ use std::{io::Write, path::PathBuf, process::ExitCode};
 use anyhow::Result;
 
 use super::filters::{FilterArgs, SourceArgs};
-use remis::analysis::draws::DrawStats;
-use remis::analysis::{
+use remis_report::analysis::draws::DrawStats;
+use remis_report::analysis::{
     self, Aggregate, games,
     outcomes::{self, OutcomeCounts, Outcomes},
 };
-use remis::render::text::{Cell, Format, Table};
-use remis::study::{BandScheme, Proportion};
+use remis_report::render::text::{Cell, Format, Table};
+use remis_report::study::{BandScheme, Proportion};
 
 /// What `remis stats` prints.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, clap::ValueEnum)]

@@ -9,7 +9,7 @@ use std::{path::PathBuf, process::ExitCode};
 use anyhow::Result;
 
 use super::filters::FilterArgs;
-use remis::analysis::{self, summary, table};
+use remis_report::analysis::{self, summary, table};
 
 #[derive(clap::Args)]
 pub struct Args {

@@ -1,0 +1,404 @@
+//! Opening inputs: compression told by magic bytes, zip archives member by
+//! member, damage reported without losing the games before it.
+
+use std::{
+    fs::File,
+    io::{self, BufRead, BufReader, Read},
+    path::Path,
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
+};
+
+use super::{
+    Chunk, ColumnarGames, ColumnarSource, Input, Rows, TagTable,
+    chunk::{MAX_CHUNK_GAMES, chunk_stream},
+    frame::Limits,
+};
+
+/// A damaged input: reported on stderr and in the summary; the games read
+/// before the damage are kept.
+#[derive(Clone, Debug)]
+pub struct InputProblem {
+    pub source: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for InputProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.source, self.message)
+    }
+}
+
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+enum Compression {
+    Plain,
+    Gzip,
+    Bzip2,
+    Zstd,
+    Zip,
+    Parquet,
+}
+
+impl Compression {
+    fn sniff(head: &[u8]) -> Compression {
+        match head {
+            [0x1f, 0x8b, ..] => Compression::Gzip,
+            [b'B', b'Z', b'h', ..] => Compression::Bzip2,
+            // A zstd frame, or a skippable frame (0x184D2A50 to 0x184D2A5F,
+            // little-endian) before one: pzstd and the seekable format
+            // start so; the decoder skips them.
+            [0x28, 0xb5, 0x2f, 0xfd, ..] | [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..] => Compression::Zstd,
+            [b'P', b'K', 3, 4, ..] | [b'P', b'K', 5, 6, ..] => Compression::Zip,
+            [b'P', b'A', b'R', b'1', ..] => Compression::Parquet,
+            _ => Compression::Plain,
+        }
+    }
+}
+
+/// Counts the compressed bytes read, for the progress bar.
+struct Counting<R> {
+    inner: R,
+    bytes: Arc<AtomicU64>,
+}
+
+impl<R: io::Seek> io::Seek for Counting<R> {
+    fn seek(&mut self, to: io::SeekFrom) -> io::Result<u64> {
+        self.inner.seek(to)
+    }
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bytes.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// The next chunk of a source, numbered in reading order.
+fn next_chunk(
+    seq: &mut u64,
+    source: &Arc<str>,
+    (data, games, tags): (Vec<u8>, Vec<super::GameSpan>, Option<TagTable>),
+    damage: Option<Arc<str>>,
+    last: bool,
+) -> Chunk {
+    let chunk = Chunk {
+        seq: *seq,
+        source: source.clone(),
+        data,
+        games,
+        damage,
+        last,
+        tags,
+    };
+    *seq += 1;
+    chunk
+}
+
+/// Everything the reading thread needs to hand chunks on.
+struct Chunker<'a> {
+    target: usize,
+    tables: &'a dyn ColumnarSource,
+    /// Bytes read of all inputs, for the progress bar.
+    bytes_read: Arc<AtomicU64>,
+    limits: Limits,
+    seq: u64,
+    emit: &'a mut dyn FnMut(Chunk) -> bool,
+    problems: Vec<InputProblem>,
+    stopped: bool,
+}
+
+impl Chunker<'_> {
+    fn stream(&mut self, source: &str, reader: &mut dyn Read) {
+        if self.stopped {
+            return;
+        }
+        let name: Arc<str> = Arc::from(source);
+        let Chunker {
+            target,
+            limits,
+            seq,
+            emit,
+            stopped,
+            ..
+        } = self;
+        let failure = chunk_stream(reader, *target, *limits, |data, games, last, damage| {
+            let damage = damage.map(|e| Arc::from(format!("input breaks off: {e}")));
+            let chunk = next_chunk(seq, &name, (data, games, None), damage, last);
+            let go_on = emit(chunk);
+            *stopped |= !go_on;
+            go_on
+        });
+        if let Some(e) = failure {
+            self.problem(
+                source,
+                format!("truncated or corrupt, read up to the damage: {e}"),
+            );
+        }
+    }
+
+    /// Hands on a Parquet file's rows, a slice at a time. The progress
+    /// bar counts the file's bytes in proportion to its rows read.
+    fn columnar(&mut self, source: &str, games: &mut dyn ColumnarGames, size: u64) {
+        if self.stopped {
+            return;
+        }
+        let name: Arc<str> = Arc::from(source);
+        let Chunker {
+            target,
+            limits,
+            seq,
+            emit,
+            stopped,
+            bytes_read,
+            ..
+        } = self;
+        let mut counted = 0u64;
+        let mut count = |fraction: f64| {
+            let now = (size as f64 * fraction.clamp(0.0, 1.0)) as u64;
+            bytes_read.fetch_add(now.saturating_sub(counted), Ordering::Relaxed);
+            counted = counted.max(now);
+        };
+        let mut hand_on = |rows: Rows| {
+            let chunk = next_chunk(
+                seq,
+                &name,
+                (rows.data, rows.games, Some(rows.tags)),
+                None,
+                false,
+            );
+            let go_on = emit(chunk);
+            *stopped |= !go_on;
+            go_on
+        };
+        let failure = loop {
+            let read = games.next_slice(*target, MAX_CHUNK_GAMES, limits, &mut hand_on);
+            count(games.fraction_read());
+            match read {
+                Ok(true) => {}
+                Ok(false) => break None,
+                Err(e) => break Some(e),
+            }
+        };
+        if failure.is_none() {
+            count(1.0);
+        }
+        if !*stopped {
+            // The source's last chunk, empty: marks its end (and a file
+            // without rows).
+            let damage = failure
+                .as_ref()
+                .map(|e| Arc::from(format!("input breaks off: {e}")));
+            let chunk = next_chunk(seq, &name, (Vec::new(), Vec::new(), None), damage, true);
+            *stopped |= !emit(chunk);
+        }
+        if let Some(e) = failure {
+            self.problem(
+                source,
+                format!("a Parquet file, unreadable from here on; rows before it kept: {e}"),
+            );
+        }
+    }
+
+    /// Takes bytes back from the progress count: they will be read, and
+    /// counted, again.
+    fn uncount(&self, bytes: usize) {
+        let _ = self
+            .bytes_read
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                Some(n.saturating_sub(bytes as u64))
+            });
+    }
+
+    fn problem(&mut self, source: &str, message: String) {
+        let problem = InputProblem {
+            source: source.to_string(),
+            message,
+        };
+        self.problems.push(problem);
+    }
+}
+
+/// Reads every input in order and hands out chunks of whole games through
+/// `emit` (which returns false to stop). Returns the damaged inputs.
+/// Files of games stored as columns are opened through `tables`.
+pub fn read_chunks(
+    inputs: &[Input],
+    target: usize,
+    limits: Limits,
+    tables: &dyn ColumnarSource,
+    bytes_read: Arc<AtomicU64>,
+    emit: &mut dyn FnMut(Chunk) -> bool,
+) -> Vec<InputProblem> {
+    let mut chunker = Chunker {
+        target,
+        tables,
+        bytes_read: bytes_read.clone(),
+        limits,
+        seq: 0,
+        emit,
+        problems: Vec::new(),
+        stopped: false,
+    };
+    for input in inputs {
+        let name = input.name();
+        let result = match input {
+            Input::File(path) => File::open(path).and_then(|f| {
+                let counted = Counting {
+                    inner: f,
+                    bytes: bytes_read.clone(),
+                };
+                read_one(&mut chunker, &name, counted, Some(path))
+            }),
+            Input::Stdin => {
+                let counted = Counting {
+                    inner: io::stdin(),
+                    bytes: bytes_read.clone(),
+                };
+                read_one(&mut chunker, &name, counted, None)
+            }
+        };
+        if let Err(e) = result {
+            chunker.problem(&name, format!("cannot read: {e}"));
+        }
+    }
+    chunker.problems
+}
+
+fn read_one(
+    chunker: &mut Chunker<'_>,
+    name: &str,
+    raw: impl Read,
+    path: Option<&Path>,
+) -> io::Result<()> {
+    let mut buffered = BufReader::with_capacity(256 * 1024, raw);
+    let compression = Compression::sniff(buffered.fill_buf()?);
+    match compression {
+        Compression::Plain => chunker.stream(name, &mut buffered),
+        Compression::Gzip => {
+            chunker.stream(name, &mut flate2::bufread::MultiGzDecoder::new(buffered))
+        }
+        Compression::Bzip2 => {
+            chunker.stream(name, &mut bzip2::bufread::MultiBzDecoder::new(buffered))
+        }
+        Compression::Zstd => {
+            let mut decoder = zstd::stream::read::Decoder::with_buffer(buffered)?;
+            chunker.stream(name, &mut decoder)
+        }
+        Compression::Zip => match path {
+            Some(path) => {
+                // Read again from the start, and counted there.
+                chunker.uncount(buffered.buffer().len());
+                read_zip_file(chunker, name, path, buffered.into_inner())?
+            }
+            None => read_zip_stream(chunker, name, &mut buffered),
+        },
+        Compression::Parquet => match path {
+            Some(path) => {
+                let size = std::fs::metadata(path).map_or(0, |m| m.len());
+                // The reader opens the file itself and is counted in
+                // proportion to rows, not by the bytes sniffed here.
+                chunker.uncount(buffered.buffer().len());
+                match chunker.tables.open(path) {
+                    Ok(mut games) => chunker.columnar(name, games.as_mut(), size),
+                    Err(e) => chunker.problem(name, format!("a Parquet file, {e}; nothing read")),
+                }
+            }
+            None => chunker.problem(
+                name,
+                "a Parquet file on standard input: give its path instead (Parquet needs to seek)"
+                    .to_string(),
+            ),
+        },
+    }
+    Ok(())
+}
+
+/// A zip archive that yields no game at all says so (and the run exits 1).
+fn no_pgn_members(members: usize) -> String {
+    match members {
+        0 => "an empty zip archive: no games".to_string(),
+        n => format!("a zip archive without a .pgn member ({n} other members): no games"),
+    }
+}
+
+fn is_pgn_member(name: &str) -> bool {
+    name.to_ascii_lowercase().ends_with(".pgn")
+}
+
+/// A zip archive on disk: its PGN members in archive order. When the
+/// central directory is unreadable (a truncated download), the members are
+/// read one after another from the start instead.
+fn read_zip_file(
+    chunker: &mut Chunker<'_>,
+    name: &str,
+    path: &Path,
+    file: impl Read,
+) -> io::Result<()> {
+    drop(file);
+    // The archive is read again from its start: its directory is at the end.
+    let counted_file = Counting {
+        inner: File::open(path)?,
+        bytes: chunker.bytes_read.clone(),
+    };
+    match zip::ZipArchive::new(BufReader::new(counted_file)) {
+        Ok(mut archive) => {
+            let mut members = 0;
+            for i in 0..archive.len() {
+                let mut member = match archive.by_index(i) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        chunker.problem(name, format!("zip member {i} unreadable: {e}"));
+                        continue;
+                    }
+                };
+                let member_name = member.name().map(|n| n.to_string()).unwrap_or_default();
+                if member.is_file() && is_pgn_member(&member_name) {
+                    members += 1;
+                    chunker.stream(&format!("{name}!{member_name}"), &mut member);
+                }
+            }
+            if members == 0 {
+                chunker.problem(name, no_pgn_members(archive.len()));
+            }
+        }
+        Err(e) => {
+            chunker.problem(
+                name,
+                format!("zip directory unreadable ({e}); reading members in stored order"),
+            );
+            read_zip_stream(chunker, name, &mut BufReader::new(File::open(path)?));
+        }
+    }
+    Ok(())
+}
+
+/// A zip archive read front to back (standard input, damaged archives).
+fn read_zip_stream(chunker: &mut Chunker<'_>, name: &str, mut reader: &mut dyn Read) {
+    let (mut members, mut pgn) = (0, 0);
+    loop {
+        match zip::read::read_zipfile_from_stream(&mut reader) {
+            Ok(Some(mut member)) => {
+                members += 1;
+                let member_name = member.name().map(|n| n.to_string()).unwrap_or_default();
+                if member.is_file() && is_pgn_member(&member_name) {
+                    pgn += 1;
+                    chunker.stream(&format!("{name}!{member_name}"), &mut member);
+                }
+            }
+            Ok(None) => {
+                if pgn == 0 {
+                    chunker.problem(name, no_pgn_members(members));
+                }
+                break;
+            }
+            Err(e) => {
+                chunker.problem(name, format!("zip archive breaks off: {e}"));
+                break;
+            }
+        }
+    }
+}

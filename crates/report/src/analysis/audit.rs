@@ -1,0 +1,275 @@
+//! "Results the Laws contradict": recorded results that the replay shows
+//! to be wrong (a win on time by a side that could not mate, a win after a
+//! drawn ending, a draw on a mate), and games that went on past a dead
+//! position. Plain data; `html` and `cmd/stats` render it.
+
+use anyhow::Result;
+use polars::prelude::*;
+
+use super::summary::Merge;
+use super::table::ROW;
+use remis_core::rules::Mismatch;
+use remis_core::rules::{Deadness, Ending, Mate};
+use remis_table::schema::Column;
+
+/// Examples kept per kind of contradiction.
+pub const EXAMPLES: usize = 5;
+
+/// One game shown as an example.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Example {
+    pub white: Option<String>,
+    pub black: Option<String>,
+    pub event: Option<String>,
+    pub date: Option<String>,
+    pub result: Option<String>,
+    /// The game's `Site`, a link when it is one (lichess, chess.com).
+    pub site: Option<String>,
+    pub source: String,
+    pub game_no: u32,
+    pub final_fen: Option<String>,
+}
+
+/// Count and examples of one kind of contradiction.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Finding {
+    pub games: u64,
+    pub examples: Vec<Example>,
+}
+
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Audit {
+    /// Games looked at: those the report uses.
+    pub games: u64,
+    /// One entry per kind of mismatch, in `Mismatch::ALL` order.
+    #[serde(serialize_with = "by_reason", deserialize_with = "from_reasons")]
+    pub mismatches: Vec<(Mismatch, Finding)>,
+    /// Games with moves played after a dead position (5.2.2).
+    pub past_dead_position: Finding,
+    /// Dead final positions (static test or search), and games whose first
+    /// dead position came before the final one.
+    pub dead_final: u64,
+    pub dead_mid_game: u64,
+    /// Of those, found only by the search (not the static test).
+    pub dead_by_search: u64,
+    /// Searches that gave up (dead position or flag fall undecided).
+    pub search_unknown: u64,
+}
+
+/// Mismatches keyed by their `mismatch_reason` value.
+fn by_reason<S: serde::Serializer>(
+    mismatches: &[(Mismatch, Finding)],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_map(mismatches.iter().map(|(m, f)| (m.as_str(), f)))
+}
+
+/// Mismatches from a map keyed by `mismatch_reason` values, in
+/// `Mismatch::ALL` order; a kind not in the map has no games.
+fn from_reasons<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<(Mismatch, Finding)>, D::Error> {
+    use serde::Deserialize;
+    let mut map: std::collections::BTreeMap<String, Finding> =
+        std::collections::BTreeMap::deserialize(deserializer)?;
+    if let Some(unknown) = map.keys().find(|k| Mismatch::from_name(k).is_none()) {
+        return Err(serde::de::Error::custom(format!(
+            "unknown mismatch reason \"{unknown}\""
+        )));
+    }
+    Ok(Mismatch::ALL
+        .into_iter()
+        .map(|m| (m, map.remove(m.as_str()).unwrap_or_default()))
+        .collect())
+}
+
+impl Default for Audit {
+    fn default() -> Self {
+        Audit {
+            games: 0,
+            mismatches: Mismatch::ALL
+                .into_iter()
+                .map(|m| (m, Finding::default()))
+                .collect(),
+            past_dead_position: Finding::default(),
+            dead_final: 0,
+            dead_mid_game: 0,
+            dead_by_search: 0,
+            search_unknown: 0,
+        }
+    }
+}
+
+impl Merge for Finding {
+    /// Counts add up; the examples are the first of all parts, in order.
+    fn absorb(&mut self, other: Finding) {
+        self.games += other.games;
+        self.examples.extend(other.examples);
+        self.examples.truncate(EXAMPLES);
+    }
+}
+
+impl Merge for Audit {
+    fn absorb(&mut self, other: Audit) {
+        self.games += other.games;
+        for ((a, mine), (b, theirs)) in self.mismatches.iter_mut().zip(other.mismatches) {
+            debug_assert_eq!(*a, b);
+            mine.absorb(theirs);
+        }
+        self.past_dead_position.absorb(other.past_dead_position);
+        self.dead_final += other.dead_final;
+        self.dead_mid_game += other.dead_mid_game;
+        self.dead_by_search += other.dead_by_search;
+        self.search_unknown += other.search_unknown;
+    }
+}
+
+impl Audit {
+    pub fn contradictions(&self) -> u64 {
+        self.mismatches.iter().map(|(_, f)| f.games).sum()
+    }
+}
+
+fn examples(frame: &DataFrame) -> PolarsResult<Vec<Example>> {
+    let text = |name: &str| -> PolarsResult<Vec<Option<String>>> {
+        Ok(frame
+            .column(name)?
+            .str()?
+            .iter()
+            .map(|s| s.map(str::to_string))
+            .collect())
+    };
+    let (white, black, event, date, result, site, source, fen) = (
+        text("white")?,
+        text("black")?,
+        text("event")?,
+        text("date")?,
+        text("result")?,
+        text("site")?,
+        text("source")?,
+        text("final_fen")?,
+    );
+    let game_no: Vec<u32> = frame.column("game_no")?.u32()?.iter().flatten().collect();
+    Ok((0..frame.height())
+        .map(|i| Example {
+            white: white[i].clone(),
+            black: black[i].clone(),
+            event: event[i].clone(),
+            date: date[i].clone(),
+            result: result[i].clone(),
+            site: site[i].clone(),
+            source: source[i].clone().unwrap_or_default(),
+            game_no: game_no.get(i).copied().unwrap_or(0),
+            final_fen: fen[i].clone(),
+        })
+        .collect())
+}
+
+fn dead_ending() -> Expr {
+    Column::Ending
+        .col()
+        .eq(lit(Ending::DeadPosition.as_str()))
+        .or(Column::Ending
+            .col()
+            .eq(lit(Ending::InsufficientMaterial.as_str())))
+}
+
+/// Moves were played after the game had ended in a dead position.
+fn past_dead_position() -> Expr {
+    dead_ending().and(Column::AutomaticDrawPly.col().lt(Column::Plies.col()))
+}
+
+/// The first games of each kind of contradiction, in table order, and
+/// then of the games that went on past a dead position.
+pub fn example_queries(used: LazyFrame) -> Vec<LazyFrame> {
+    Mismatch::ALL
+        .into_iter()
+        .map(|m| Column::MismatchReason.col().eq(lit(m.as_str())))
+        .chain(std::iter::once(past_dead_position()))
+        .map(|rows| {
+            used.clone()
+                .filter(rows)
+                .select([
+                    Column::White.col(),
+                    Column::Black.col(),
+                    Column::Event.col(),
+                    Column::Date.col(),
+                    Column::Result.col(),
+                    Column::Site.col(),
+                    Column::Source.col(),
+                    Column::GameNo.col(),
+                    Column::FinalFen.col(),
+                    col(ROW),
+                ])
+                .sort([ROW], SortMultipleOptions::default())
+                .limit(EXAMPLES as IdxSize)
+        })
+        .collect()
+}
+
+/// The audit's counts over the used rows: one row of sums.
+pub fn counts_query(used: LazyFrame) -> LazyFrame {
+    let deadness = || Column::FinalPositionDeadness.col();
+    let mut sums = vec![
+        len().alias("games"),
+        deadness()
+            .eq(lit(Deadness::InsufficientMaterial.as_str()))
+            .or(deadness().eq(lit(Deadness::DeadBySearch.as_str())))
+            .sum()
+            .alias("dead_final"),
+        deadness()
+            .eq(lit(Deadness::DeadBySearch.as_str()))
+            .sum()
+            .alias("dead_by_search"),
+        past_dead_position().sum().alias("dead_mid_game"),
+        deadness()
+            .eq(lit(Deadness::Unknown.as_str()))
+            .or(Column::FlagOpponentCanMate
+                .col()
+                .eq(lit(Mate::Unknown.as_str())))
+            .sum()
+            .alias("search_unknown"),
+    ];
+    sums.extend(Mismatch::ALL.into_iter().map(|m| {
+        Column::MismatchReason
+            .col()
+            .eq(lit(m.as_str()))
+            .sum()
+            .alias(m.as_str())
+    }));
+    used.select(sums)
+}
+
+/// The audit from its counts and its example frames (in the order of
+/// [`example_queries`]).
+pub fn audit_from(counts: &DataFrame, examples_of: &[&DataFrame]) -> Result<Audit> {
+    let count = |name: &str| -> Result<u64> {
+        Ok(counts.column(name)?.get(0)?.extract::<u64>().unwrap_or(0))
+    };
+    let mut mismatches = Vec::with_capacity(Mismatch::ALL.len());
+    for (m, frame) in Mismatch::ALL.into_iter().zip(examples_of) {
+        mismatches.push((
+            m,
+            Finding {
+                games: count(m.as_str())?,
+                examples: examples(frame)?,
+            },
+        ));
+    }
+    let past = examples_of
+        .get(Mismatch::ALL.len())
+        .ok_or_else(|| anyhow::anyhow!("the audit's examples are missing"))?;
+    let dead_mid_game = count("dead_mid_game")?;
+    Ok(Audit {
+        games: count("games")?,
+        mismatches,
+        past_dead_position: Finding {
+            games: dead_mid_game,
+            examples: examples(past)?,
+        },
+        dead_final: count("dead_final")?,
+        dead_mid_game,
+        dead_by_search: count("dead_by_search")?,
+        search_unknown: count("search_unknown")?,
+    })
+}

@@ -1,0 +1,411 @@
+//! Alternative scoring: every used game's points under classical 1-½-0,
+//! "football" 3-1-0, children's 3-2-1 and plus-remise, and the event
+//! standings each system gives.
+
+use std::collections::BTreeMap;
+
+use anyhow::Result;
+use polars::prelude::*;
+
+use super::summary::{Merge, pairs};
+use super::table::collect;
+use remis_core::rules::GameResult;
+use remis_table::schema::Column;
+
+/// A scoring system.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash, Ord, PartialOrd)]
+pub enum System {
+    Classical,
+    Football,
+    Children,
+    PlusRemise,
+}
+
+impl System {
+    pub const ALL: [System; 4] = [
+        System::Classical,
+        System::Football,
+        System::Children,
+        System::PlusRemise,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            System::Classical => "classical 1-½-0",
+            System::Football => "3-1-0",
+            System::Children => "3-2-1",
+            System::PlusRemise => "plus-remise",
+        }
+    }
+
+    fn column(self) -> &'static str {
+        match self {
+            System::Classical => "classical",
+            System::Football => "football",
+            System::Children => "children",
+            System::PlusRemise => "plus_remise",
+        }
+    }
+
+    /// (win, draw, loss) points in whole units: classical in half points,
+    /// so that sums are exact; plus-remise has no draws.
+    fn units(self) -> (u32, u32, u32) {
+        match self {
+            System::Classical => (2, 1, 0),
+            System::Football => (3, 1, 0),
+            System::Children => (3, 2, 1),
+            System::PlusRemise => (1, 0, 0),
+        }
+    }
+
+    /// Points of the side `color` ("white"/"black") under this system, in
+    /// the system's units.
+    fn expr(self, color: &str) -> Expr {
+        let (win, draw, loss) = self.units();
+        let won = if color == "white" { "1-0" } else { "0-1" };
+        let drawn = Column::Result.col().eq(lit(GameResult::Draw.as_str()));
+        let base = when(Column::Result.col().eq(lit(won)))
+            .then(lit(win))
+            .when(drawn.clone())
+            .then(lit(draw))
+            .otherwise(lit(loss));
+        let points = match self {
+            System::PlusRemise => when(drawn.and(Column::PlusRemiseWinner.col().eq(lit(color))))
+                .then(lit(win))
+                .otherwise(base),
+            _ => base,
+        };
+        points.cast(DataType::UInt64)
+    }
+}
+
+/// How a system changes an event's standings against classical scoring.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Changes {
+    /// Events whose set of first-placed players differs.
+    pub different_winner: u64,
+    /// Sum over all players of |rank − classical rank|.
+    pub places_moved: u64,
+    /// A few events with a different winner.
+    pub examples: Vec<WinnerChange>,
+}
+
+/// One event whose first place differs from classical scoring's.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WinnerChange {
+    pub event: String,
+    pub year: Option<i16>,
+    /// The players sharing first place, sorted: more than one is a tie.
+    pub classical: Vec<String>,
+    pub other: Vec<String>,
+}
+
+/// Plus-remise's three rules (docs/columns.md, `plus_remise_rule`) named.
+pub fn rule_name(rule: u8) -> &'static str {
+    match rule {
+        1 => "more material",
+        2 => "equal material, more when pawns count double",
+        3 => "material equal either way",
+        _ => "unknown rule",
+    }
+}
+
+impl WinnerChange {
+    /// The event's name, with its year unless the name already holds it.
+    pub fn event_label(&self) -> String {
+        match self.year {
+            Some(year) if !self.event.contains(&year.to_string()) => {
+                format!("{} {year}", self.event)
+            }
+            _ => self.event.clone(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct ScoringStudy {
+    /// Events (by Event tag and year) whose standings were compared.
+    pub events: u64,
+    /// Events of more than [`STANDINGS_MAX_GAMES`] games, left out of the
+    /// standings (lichess's "Rated Blitz game" and the like are not
+    /// events), and their games.
+    pub large_events: u64,
+    pub large_event_games: u64,
+    /// Events whose standings are partial (a player collection, an arena):
+    /// left out, since ranking them would rank the data, not the event.
+    pub incomplete_events: u64,
+    pub changes: BTreeMap<System, Changes>,
+    /// Drawn games by plus-remise winner ("white"/"black") and rule (1-3).
+    pub plus_remise_draws: BTreeMap<(String, u8), u64>,
+}
+
+/// Events with more games than this get no standings: they are pseudo-
+/// events such as lichess's "Rated Blitz game", and their standings would
+/// grow with the data. The largest real events (an Olympiad's open
+/// section) have about 4,000 games a year.
+pub const STANDINGS_MAX_GAMES: u64 = 10_000;
+
+type EventYear = (String, Option<i16>);
+
+/// Points of one player under each system of [`System::ALL`], in the
+/// systems' units, and (last) the games the player played.
+pub type Points = [u64; 5];
+
+/// Where a player's games are counted in [`Points`].
+const GAMES: usize = 4;
+
+/// What the scoring study counts: games per event, each player's points in
+/// events small enough to rank, and the plus-remise decisions.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ScoringCounts {
+    #[serde(with = "pairs")]
+    pub event_games: BTreeMap<EventYear, u64>,
+    #[serde(with = "pairs")]
+    pub standings: BTreeMap<EventYear, BTreeMap<String, Points>>,
+    #[serde(with = "pairs")]
+    pub plus_remise_draws: BTreeMap<(String, u8), u64>,
+}
+
+impl Merge for ScoringCounts {
+    fn absorb(&mut self, other: ScoringCounts) {
+        self.event_games.absorb(other.event_games);
+        self.standings.absorb(other.standings);
+        let games = &self.event_games;
+        self.standings
+            .retain(|key, _| games.get(key).is_some_and(|&n| n <= STANDINGS_MAX_GAMES));
+        self.plus_remise_draws.absorb(other.plus_remise_draws);
+    }
+}
+
+fn with_event(used: LazyFrame) -> LazyFrame {
+    used.filter(Column::Event.col().is_not_null())
+}
+
+fn event_year() -> [Expr; 2] {
+    [Column::Event.col(), Column::Year.col()]
+}
+
+/// Used games per event and year.
+pub fn event_games_query(used: LazyFrame) -> LazyFrame {
+    with_event(used)
+        .group_by(event_year())
+        .agg([len().cast(DataType::UInt64).alias("n")])
+}
+
+/// Drawn games by plus-remise winner and rule.
+pub fn plus_remise_query(used: LazyFrame) -> LazyFrame {
+    with_event(used)
+        .filter(
+            Column::Result
+                .col()
+                .eq(lit(GameResult::Draw.as_str()))
+                .and(Column::PlusRemiseWinner.col().is_not_null()),
+        )
+        .group_by([Column::PlusRemiseWinner.col(), Column::PlusRemiseRule.col()])
+        .agg([len().cast(DataType::UInt64).alias("n")])
+}
+
+/// Every player's points in the events of at most
+/// [`STANDINGS_MAX_GAMES`] games (`event_games`: the result of
+/// [`event_games_query`]).
+pub fn standings_query(used: LazyFrame, event_games: &DataFrame) -> LazyFrame {
+    let used = with_event(used);
+    let small = event_games
+        .clone()
+        .lazy()
+        .filter(col("n").lt_eq(lit(STANDINGS_MAX_GAMES)))
+        .select(event_year());
+    let side = |color: &str| {
+        let mut columns = vec![
+            Column::Event.col(),
+            Column::Year.col(),
+            col(color).fill_null(lit("?")).alias("player"),
+        ];
+        columns.extend(System::ALL.map(|s| s.expr(color).alias(s.column())));
+        used.clone().select(columns)
+    };
+    let mut semi = JoinArgs::new(JoinType::Semi);
+    semi.nulls_equal = true;
+    let sides = concat([side("white"), side("black")], UnionArgs::default())
+        .expect("two frames of the same columns concatenate");
+    sides
+        .join(small, event_year(), event_year(), semi)
+        .group_by([Column::Event.col(), Column::Year.col(), col("player")])
+        .agg(
+            System::ALL
+                .map(|s| col(s.column()).sum())
+                .into_iter()
+                .chain(std::iter::once(len().cast(DataType::UInt64).alias("games")))
+                .collect::<Vec<_>>(),
+        )
+}
+
+/// The counts from the frames of the three queries.
+pub fn counts_from(
+    event_games: &DataFrame,
+    standings: &DataFrame,
+    plus_remise: &DataFrame,
+) -> Result<ScoringCounts> {
+    let mut out = ScoringCounts::default();
+    let events = event_games.column(Column::Event.name())?.str()?;
+    let years = event_games.column(Column::Year.name())?.i16()?;
+    let n = event_games.column("n")?.u64()?;
+    for i in 0..event_games.height() {
+        let key = (events.get(i).unwrap_or_default().to_string(), years.get(i));
+        *out.event_games.entry(key).or_insert(0) += n.get(i).unwrap_or(0);
+    }
+    let events = standings.column(Column::Event.name())?.str()?;
+    let years = standings.column(Column::Year.name())?.i16()?;
+    let players = standings.column("player")?.str()?;
+    let points: Vec<Vec<u64>> = System::ALL
+        .iter()
+        .map(|s| s.column())
+        .chain(std::iter::once("games"))
+        .map(|name| -> Result<Vec<u64>> {
+            Ok(standings
+                .column(name)?
+                .u64()?
+                .iter()
+                .map(|v| v.unwrap_or(0))
+                .collect())
+        })
+        .collect::<Result<_>>()?;
+    for i in 0..standings.height() {
+        let key = (events.get(i).unwrap_or_default().to_string(), years.get(i));
+        let mut p: Points = [0; 5];
+        for (k, column) in points.iter().enumerate() {
+            p[k] = column[i];
+        }
+        out.standings
+            .entry(key)
+            .or_default()
+            .entry(players.get(i).unwrap_or("?").to_string())
+            .or_insert([0; 5])
+            .absorb(p);
+    }
+    let (w, r, n) = (
+        plus_remise.column(Column::PlusRemiseWinner.name())?.str()?,
+        plus_remise.column(Column::PlusRemiseRule.name())?.u8()?,
+        plus_remise.column("n")?.u64()?,
+    );
+    for i in 0..plus_remise.height() {
+        *out.plus_remise_draws
+            .entry((w.get(i).unwrap_or("?").to_string(), r.get(i).unwrap_or(0)))
+            .or_insert(0) += n.get(i).unwrap_or(0);
+    }
+    Ok(out)
+}
+
+/// The scoring study's counts over used games, in two passes.
+pub fn counts(used: LazyFrame) -> Result<ScoringCounts> {
+    let event_games = collect(event_games_query(used.clone()))?;
+    let standings = collect(standings_query(used.clone(), &event_games))?;
+    let plus_remise = collect(plus_remise_query(used))?;
+    counts_from(&event_games, &standings, &plus_remise)
+}
+
+/// An event looks complete when it has at least two players and every
+/// player's number of games is within one of the most any played: a round
+/// robin, a match or a Swiss event with every game in the data (a bye or a
+/// withdrawal costs a game). A player collection holds the profiled
+/// player's games and one or two of each opponent's; an arena has players
+/// of every number of games: neither looks complete.
+fn looks_complete(players: &[(&String, &Points)]) -> bool {
+    let most = players.iter().map(|(_, p)| p[GAMES]).max().unwrap_or(0);
+    players.len() >= 2 && players.iter().all(|(_, p)| p[GAMES] + 1 >= most)
+}
+
+/// Ranks every complete event's players under each system and compares
+/// them with classical scoring.
+pub fn scoring_study(counts: &ScoringCounts) -> ScoringStudy {
+    let mut study = ScoringStudy {
+        plus_remise_draws: counts.plus_remise_draws.clone(),
+        ..ScoringStudy::default()
+    };
+    for &n in counts.event_games.values() {
+        if n > STANDINGS_MAX_GAMES {
+            study.large_events += 1;
+            study.large_event_games += n;
+        }
+    }
+    for ((event, year), table) in &counts.standings {
+        let players: Vec<(&String, &Points)> = table.iter().collect();
+        if !looks_complete(&players) {
+            study.incomplete_events += 1;
+            continue;
+        }
+        study.events += 1;
+        let rank = |k: usize| -> Vec<usize> {
+            players
+                .iter()
+                .map(|(_, p)| 1 + players.iter().filter(|(_, q)| q[k] > p[k]).count())
+                .collect()
+        };
+        let classical = rank(0);
+        let winners = |ranks: &[usize]| -> Vec<String> {
+            players
+                .iter()
+                .zip(ranks)
+                .filter(|(_, r)| **r == 1)
+                .map(|((name, _), _)| (*name).clone())
+                .collect()
+        };
+        for (k, system) in System::ALL.iter().enumerate().skip(1) {
+            let ranks = rank(k);
+            let change = study.changes.entry(*system).or_default();
+            change.places_moved += ranks
+                .iter()
+                .zip(&classical)
+                .map(|(a, b)| a.abs_diff(*b) as u64)
+                .sum::<u64>();
+            let (before, after) = (winners(&classical), winners(&ranks));
+            if before != after {
+                change.different_winner += 1;
+                if change.examples.len() < 5 {
+                    change.examples.push(WinnerChange {
+                        event: event.clone(),
+                        year: *year,
+                        classical: before,
+                        other: after,
+                    });
+                }
+            }
+        }
+    }
+    study
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plus_remise_breaks_a_tie_the_other_systems_keep() {
+        // A beats B, C beats D, A-C and B-D drawn; plus-remise gives A-C to
+        // A (White) and B-D to D (Black). Classical: A 1½, C 1½ share first.
+        let df = df! {
+            "event" => ["Test"; 4],
+            "year" => [2000i16; 4],
+            "white" => ["A", "C", "A", "B"],
+            "black" => ["B", "D", "C", "D"],
+            "result" => ["1-0", "1-0", "1/2-1/2", "1/2-1/2"],
+            "plus_remise_winner" => [None, None, Some("white"), Some("black")],
+            "plus_remise_rule" => [None, None, Some(1u8), Some(3u8)],
+        }
+        .unwrap();
+        let study = scoring_study(&counts(df.lazy()).unwrap());
+        assert_eq!(study.events, 1);
+        assert_eq!(study.changes[&System::Football].different_winner, 0);
+        assert_eq!(study.changes[&System::Children].different_winner, 0);
+        let plus = &study.changes[&System::PlusRemise];
+        assert_eq!(plus.different_winner, 1);
+        assert_eq!(plus.examples[0].classical, ["A", "C"]);
+        assert_eq!(plus.examples[0].other, ["A"]);
+        assert_eq!(plus.examples[0].event_label(), "Test 2000");
+        // Classical ranks A1 C1 B3 D3; plus-remise A 2, C 1, D 1, B 0:
+        // ranks A1 C2 D2 B4, so C, D and B move one place each.
+        assert_eq!(plus.places_moved, 3);
+        assert_eq!(study.plus_remise_draws[&("white".to_string(), 1)], 1);
+        assert_eq!(study.plus_remise_draws[&("black".to_string(), 3)], 1);
+    }
+}

@@ -1,0 +1,707 @@
+//! The aggregation queries behind `remis report` and `remis stats`: polars
+//! lazy scans of `games.parquet`, so tables larger than memory work. Each
+//! query returns a small frame; everything after that is plain Rust.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Result, bail};
+use polars::lazy::dsl::{coalesce, min_horizontal};
+use polars::prelude::*;
+use regex::Regex;
+
+use crate::study::{Band, BandScheme, EloBasis, EventPatterns};
+use remis_core::rules::{Ending, GameResult};
+use remis_table::schema::Column;
+
+/// The filters every analyst wants; shared by the report and `stats`.
+#[derive(Clone, Debug)]
+pub struct Filters {
+    pub years: Option<(i16, i16)>,
+    pub min_elo: Option<u16>,
+    pub basis: EloBasis,
+    pub bands: BandScheme,
+    /// `classical`, `rapid`, `blitz`, `bullet` (from TimeControl, else from
+    /// the event name, else assumed classical).
+    pub time_class: Option<String>,
+    pub event: Option<Regex>,
+    pub exclude_event: Option<Regex>,
+    pub variant: Option<String>,
+    /// Leave out later copies of a game (needs `remis classify --dedup`).
+    pub dedup: bool,
+    /// Leave out games with a bot (title `BOT`).
+    pub no_bots: bool,
+    /// Only games played online, or only over the board.
+    pub play: Option<Play>,
+    /// The two short-draw limits, in moves.
+    pub short_draws: [u32; 2],
+}
+
+impl Default for Filters {
+    fn default() -> Self {
+        Filters {
+            years: None,
+            min_elo: None,
+            basis: EloBasis::Min,
+            bands: BandScheme::width(100),
+            time_class: None,
+            event: None,
+            exclude_event: None,
+            variant: None,
+            dedup: false,
+            no_bots: false,
+            play: None,
+            short_draws: [20, 30],
+        }
+    }
+}
+
+impl Filters {
+    /// The filters in force, in words, for the report's headline.
+    pub fn describe(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some((a, b)) = self.years {
+            out.push(format!("years {a}–{b}"));
+        }
+        if let Some(m) = self.min_elo {
+            out.push(format!("rating ≥ {m} ({})", self.basis_words()));
+        }
+        out.push(format!("bands by {}", self.basis_words()));
+        match &self.time_class {
+            Some(t) => out.push(format!("time class {t}")),
+            None => out.push("correspondence games left out".to_string()),
+        }
+        if let Some(e) = &self.event {
+            out.push(format!("events matching /{e}/"));
+        }
+        if let Some(e) = &self.exclude_event {
+            out.push(format!("events not matching /{e}/"));
+        }
+        match &self.variant {
+            Some(v) => out.push(format!("variant {v}")),
+            None => out.push("Chess960 games left out".to_string()),
+        }
+        if self.dedup {
+            out.push("duplicates left out".to_string());
+        }
+        if self.no_bots {
+            out.push("bot games left out".to_string());
+        }
+        if let Some(play) = self.play {
+            out.push(format!("played {} only", play.as_str()));
+        }
+        out
+    }
+
+    fn basis_words(&self) -> &'static str {
+        match self.basis {
+            EloBasis::Min => "the lower-rated player",
+            EloBasis::Average => "the players' mean rating",
+            EloBasis::Both => "both players in the band",
+        }
+    }
+}
+
+/// `DIR` stands for `DIR/games.parquet`.
+/// The table files behind the command line's tables: a `games.parquet`
+/// file; a folder holding one; a dataset folder of shards (every
+/// `.parquet` file below it, in sorted order: `classify --shard-per-input`
+/// writes one per input, and a cluster run writes many); or a pattern with
+/// `*` and `?` in its last part (`tables/2024-*.parquet`).
+pub fn table_paths(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in inputs {
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if name.contains(['*', '?']) {
+            let dir = p
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| {
+                    f.is_file()
+                        && f.file_name()
+                            .is_some_and(|n| wildcard_match(&name, &n.to_string_lossy()))
+                })
+                .collect();
+            found.sort();
+            if found.is_empty() {
+                bail!("{}: no file matches", p.display());
+            }
+            out.extend(found);
+        } else if p.is_dir() && p.join("games.parquet").is_file() {
+            out.push(p.join("games.parquet"));
+        } else if p.is_dir() {
+            let before = out.len();
+            parquet_below(p, &mut out)?;
+            if out.len() == before {
+                bail!(
+                    "{}: no games table (run `remis classify` first)",
+                    p.display()
+                );
+            }
+        } else if p.is_file() {
+            out.push(p.clone());
+        } else {
+            bail!(
+                "{}: no games table (run `remis classify` first)",
+                p.display()
+            );
+        }
+    }
+    Ok(out)
+}
+
+fn parquet_below(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            parquet_below(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "parquet")
+            && !path
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// `*` matches any run of characters, `?` any one.
+fn wildcard_match(pattern: &str, name: &str) -> bool {
+    let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
+    let (mut pi, mut ni, mut star, mut mark) = (0, 0, None, 0);
+    while ni < n.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == n[ni]) {
+            pi += 1;
+            ni += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some(pi);
+            mark = ni;
+            pi += 1;
+        } else if let Some(s) = star {
+            pi = s + 1;
+            mark += 1;
+            ni = mark;
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|&c| c == '*')
+}
+
+/// A games table opened for lazy queries.
+pub struct OpenTable {
+    pub lf: LazyFrame,
+    /// Held open for as long as the queries run: polars takes paths as
+    /// text, so a path that is not UTF-8 is given to it as this open
+    /// file's `/proc/self/fd` name.
+    _file: std::fs::File,
+}
+
+/// Opens a games table lazily, after checking that it is a Parquet file
+/// written by `remis classify`: every error names the file.
+pub fn scan_one(path: &Path) -> Result<OpenTable> {
+    let unreadable = |e: &dyn std::fmt::Display| {
+        anyhow::anyhow!(
+            "{}: not a games table written by `remis classify` (not a readable Parquet file: {e})",
+            path.display()
+        )
+    };
+    let file = std::fs::File::open(path).map_err(|e| unreadable(&e))?;
+    let schema = file
+        .try_clone()
+        .map_err(PolarsError::from)
+        .and_then(|f| ParquetReader::new(f).schema())
+        .map_err(|e| unreadable(&e))?;
+    let missing: Vec<&str> = Column::ALL
+        .into_iter()
+        .map(Column::name)
+        .filter(|c| !schema.contains(c))
+        .collect();
+    if !missing.is_empty() {
+        bail!(
+            "{}: not a games table written by this version of `remis classify` (classify again): columns missing: {}",
+            path.display(),
+            missing.join(", ")
+        );
+    }
+    let name = match path.to_str() {
+        Some(name) => name.to_string(),
+        None => {
+            use std::os::fd::AsRawFd;
+            format!("/proc/self/fd/{}", file.as_raw_fd())
+        }
+    };
+    // Only the file's own columns: a dataset's `year=2025/` folders name
+    // where a shard lies, and must not override the rows' `year`.
+    let args = ScanArgsParquet {
+        hive_options: HiveOptions {
+            enabled: Some(false),
+            ..HiveOptions::default()
+        },
+        glob: false,
+        ..ScanArgsParquet::default()
+    };
+    let lf = LazyFrame::scan_parquet(PlRefPath::new(name.as_str()), args)
+        .map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))?;
+    Ok(OpenTable { lf, _file: file })
+}
+
+/// The values `--time-class` accepts: the classes read from `TimeControl`
+/// and the event kinds read from event names.
+pub fn time_class_names() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = remis_core::replay::TimeClass::ALL
+        .into_iter()
+        .map(remis_core::replay::TimeClass::as_str)
+        .collect();
+    for kind in crate::study::EventKind::ALL {
+        if !names.contains(&kind.as_str()) {
+            names.push(kind.as_str());
+        }
+    }
+    names
+}
+
+/// Why a row is left out of the rates, or "used".
+pub const USED: &str = "used";
+
+/// Derived columns of the prepared table (see [`prepare`]).
+pub const BAND: &str = "band";
+pub const REASON: &str = "reason";
+pub const IS_DRAW: &str = "is_draw";
+pub const EFFECTIVE_TIME_CLASS: &str = "effective_time_class";
+pub const ROW: &str = "row";
+pub const PLAY: &str = "play";
+
+/// Coverage reasons for the games a report leaves out unless asked for.
+pub const CHESS960_LEFT_OUT: &str = "Chess960 (left out; --variant chess960 reports them)";
+pub const CORRESPONDENCE_LEFT_OUT: &str =
+    "correspondence (left out; --time-class correspondence reports them)";
+
+/// Where a game was played: online when its `Site` names a platform or its
+/// event name is an online event's (see `data/event_patterns.toml`).
+#[derive(
+    Copy,
+    Clone,
+    Debug,
+    Eq,
+    PartialEq,
+    Ord,
+    PartialOrd,
+    serde::Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+)]
+pub enum Play {
+    /// Over the board.
+    #[value(name = "over-the-board")]
+    OverTheBoard,
+    /// Online.
+    Online,
+}
+
+impl Play {
+    pub const ALL: [Play; 2] = [Play::OverTheBoard, Play::Online];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Play::OverTheBoard => "over the board",
+            Play::Online => "online",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Play> {
+        Play::ALL.into_iter().find(|p| p.as_str() == name)
+    }
+}
+
+/// A `band` cell as a [`Band`]: null is unrated.
+pub fn band_of_row(band: Option<i32>) -> Band {
+    band.map_or(Band::Unrated, |b| Band::Rated(b.max(0) as u16))
+}
+
+/// The table with the columns the report needs: `band` (Int32: band index,
+/// -1 for players in different bands under `EloBasis::Both`, null unrated),
+/// `basis_elo`, `effective_time_class`, `is_draw`, and `reason`.
+pub fn prepare(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Result<LazyFrame> {
+    let events = event_table(lf.clone(), filters, patterns)?;
+    let w = Column::WhiteElo.col().cast(DataType::Int32);
+    let b = Column::BlackElo.col().cast(DataType::Int32);
+    let either_missing = w.clone().is_null().or(b.clone().is_null());
+    let null_i32 = || lit(NULL).cast(DataType::Int32);
+    let basis = match filters.basis {
+        EloBasis::Min | EloBasis::Both => min_horizontal([w.clone(), b.clone()])?,
+        EloBasis::Average => (w.clone() + b.clone()) / lit(2),
+    };
+    let band = match filters.basis {
+        EloBasis::Both => {
+            let (bw, bb) = (band_of(w, &filters.bands), band_of(b, &filters.bands));
+            when(bw.clone().eq(bb)).then(bw).otherwise(lit(-1))
+        }
+        _ => band_of(basis.clone(), &filters.bands),
+    };
+    // The row's place in its table, kept through the join (whose order
+    // the streaming engine does not keep): examples are the first rows.
+    let lf = lf
+        .with_row_index(ROW, None)
+        .join(
+            events.lazy(),
+            [Column::Event.col()],
+            [Column::Event.col()],
+            JoinArgs::new(JoinType::Left),
+        )
+        .with_columns([
+            when(either_missing.clone())
+                .then(null_i32())
+                .otherwise(basis)
+                .alias("basis_elo"),
+            when(either_missing)
+                .then(null_i32())
+                .otherwise(band)
+                .alias("band"),
+            coalesce(&[
+                Column::TimeClass.col(),
+                col("event_time_class"),
+                lit(remis_core::replay::TimeClass::Classical.as_str()),
+            ])
+            .alias("effective_time_class"),
+            col("event_selected")
+                .fill_null(lit(filters.event.is_none()))
+                .alias("event_selected"),
+            Column::Result
+                .col()
+                .eq(lit(GameResult::Draw.as_str()))
+                .alias("is_draw"),
+            when(
+                Column::Platform
+                    .col()
+                    .is_not_null()
+                    .or(col("event_online").fill_null(lit(false))),
+            )
+            .then(lit(Play::Online.as_str()))
+            .otherwise(lit(Play::OverTheBoard.as_str()))
+            .alias(PLAY),
+        ]);
+
+    let mut reasons: Vec<(Expr, &str)> = vec![
+        (
+            Column::Ending.col().eq(lit(Ending::Invalid.as_str())),
+            "invalid game",
+        ),
+        (
+            Column::Ending
+                .col()
+                .eq(lit(Ending::UnsupportedVariant.as_str())),
+            "unsupported variant",
+        ),
+        (
+            Column::Ending
+                .col()
+                .eq(lit(Ending::Unfinished.as_str()))
+                .or(Column::Result.col().is_null()),
+            "unfinished (no result)",
+        ),
+    ];
+    if filters.dedup {
+        reasons.push((Column::Duplicate.col(), "duplicate (--dedup)"));
+    }
+    if filters.no_bots {
+        let bot = |c: Column| c.col().eq(lit("BOT")).fill_null(lit(false));
+        reasons.push((
+            bot(Column::WhiteTitle).or(bot(Column::BlackTitle)),
+            "bot game (--no-bots)",
+        ));
+    }
+    match &filters.variant {
+        Some(v) => reasons.push((Column::Variant.col().neq(lit(v.as_str())), "other variant")),
+        // Chess960 is not standard chess: shown apart, never mixed in.
+        None => reasons.push((Column::Variant.col().eq(lit("chess960")), CHESS960_LEFT_OUT)),
+    }
+    if let Some((from, to)) = filters.years {
+        reasons.push((
+            Column::Year
+                .col()
+                .is_null()
+                .or(Column::Year.col().lt(lit(from)))
+                .or(Column::Year.col().gt(lit(to))),
+            "outside the years",
+        ));
+    }
+    if filters.event.is_some() || filters.exclude_event.is_some() {
+        reasons.push((col("event_selected").not(), "event not selected"));
+    }
+    match &filters.time_class {
+        Some(t) => reasons.push((
+            col("effective_time_class").neq(lit(t.as_str())),
+            "other time class",
+        )),
+        // Days per move is another game: shown apart, never mixed in.
+        None => reasons.push((
+            col("effective_time_class")
+                .eq(lit(remis_core::replay::TimeClass::Correspondence.as_str())),
+            CORRESPONDENCE_LEFT_OUT,
+        )),
+    }
+    if let Some(play) = filters.play {
+        reasons.push((
+            col(PLAY).neq(lit(play.as_str())),
+            "other kind of play (--play)",
+        ));
+    }
+    reasons.push((col("band").eq(lit(-1)), "players in different bands"));
+    if let Some(m) = filters.min_elo {
+        reasons.push((col("basis_elo").is_null(), "unrated (minimum Elo set)"));
+        reasons.push((
+            col("basis_elo").lt(lit(i32::from(m))),
+            "below the minimum Elo",
+        ));
+    }
+    let reason = reasons
+        .into_iter()
+        .rev()
+        .fold(lit(USED), |otherwise, (cond, why)| {
+            when(cond.fill_null(lit(false)))
+                .then(lit(why))
+                .otherwise(otherwise)
+        });
+    Ok(lf.with_column(reason.alias("reason")))
+}
+
+/// Band index of a rating: the number of band edges at or below it.
+fn band_of(elo: Expr, scheme: &BandScheme) -> Expr {
+    scheme
+        .edge_list()
+        .iter()
+        .map(|&e| elo.clone().gt_eq(lit(i32::from(e))).cast(DataType::Int32))
+        .reduce(|a, b| a + b)
+        .unwrap_or(lit(0))
+}
+
+/// One row per distinct event name: its kind by name, and whether the
+/// event filters select it. Regexes run in Rust, once per name.
+fn event_table(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Result<DataFrame> {
+    let names = collect(
+        lf.select([Column::Event.col()])
+            .filter(Column::Event.col().is_not_null())
+            .group_by([Column::Event.col()])
+            .agg([len().alias("n")]),
+    )?;
+    let names = names.column("event")?.str()?;
+    let mut kinds = Vec::with_capacity(names.len());
+    let mut selected = Vec::with_capacity(names.len());
+    let mut online = Vec::with_capacity(names.len());
+    for name in names.iter() {
+        let name = name.unwrap_or_default();
+        kinds.push(patterns.kind(name).map(|k| k.as_str()));
+        online.push(patterns.is_online(name));
+        let included = filters.event.as_ref().is_none_or(|re| re.is_match(name));
+        let excluded = filters
+            .exclude_event
+            .as_ref()
+            .is_some_and(|re| re.is_match(name));
+        selected.push(included && !excluded);
+    }
+    let height = names.len();
+    Ok(DataFrame::new(
+        height,
+        vec![
+            names.clone().into_column(),
+            polars::prelude::Column::new("event_time_class".into(), kinds),
+            polars::prelude::Column::new("event_selected".into(), selected),
+            polars::prelude::Column::new("event_online".into(), online),
+        ],
+    )?)
+}
+
+/// Runs a query on polars' streaming engine: the table is read in
+/// batches, so memory holds the query's groups, never the table's rows.
+pub fn collect(lf: LazyFrame) -> PolarsResult<DataFrame> {
+    Ok(lf.collect_with_engine(Engine::Streaming)?.unwrap_single())
+}
+
+/// Queries run together on the streaming engine: their common part (the
+/// scan and the preparation of the rows) is computed once for all of them.
+#[derive(Default)]
+pub struct Batch {
+    plans: Vec<DslPlan>,
+}
+
+/// A query's place in a [`Batch`], to find its result.
+#[derive(Copy, Clone, Debug)]
+pub struct Ticket(usize);
+
+impl Batch {
+    pub fn add(&mut self, query: LazyFrame) -> Ticket {
+        self.plans.push(query.logical_plan);
+        Ticket(self.plans.len() - 1)
+    }
+
+    pub fn run(self) -> PolarsResult<Results> {
+        let frames =
+            LazyFrame::collect_all_with_engine(self.plans, Engine::Streaming, OptFlags::default())?;
+        Ok(Results(frames))
+    }
+}
+
+/// The frames of a [`Batch`], by ticket.
+pub struct Results(Vec<DataFrame>);
+
+impl Results {
+    pub fn get(&self, ticket: Ticket) -> &DataFrame {
+        &self.0[ticket.0]
+    }
+}
+
+/// The rows the rates use (see [`prepare`]).
+pub fn used(prepared: LazyFrame) -> LazyFrame {
+    prepared.filter(col(REASON).eq(lit(USED)))
+}
+
+/// Rows by the reason they were left out (`used` for the rest).
+pub fn coverage_query(prepared: LazyFrame) -> LazyFrame {
+    prepared
+        .group_by([col(REASON)])
+        .agg([len().cast(DataType::UInt64).alias("n")])
+}
+
+pub fn coverage_from(df: &DataFrame) -> Result<BTreeMap<String, u64>> {
+    let reasons = df.column(REASON)?.str()?;
+    let n = df.column("n")?.u64()?;
+    Ok(reasons
+        .iter()
+        .zip(n.iter())
+        .map(|(r, n)| (r.unwrap_or_default().to_string(), n.unwrap_or(0)))
+        .collect())
+}
+
+/// Rows made by `remis generate` (tag `Synthetic`), and rows with
+/// duplicate marks (`classify --dedup`), among all rows read.
+pub fn marks_query(lf: LazyFrame) -> LazyFrame {
+    lf.select([
+        Column::Synthetic
+            .col()
+            .cast(DataType::UInt64)
+            .sum()
+            .alias("synthetic"),
+        Column::Duplicate
+            .col()
+            .is_not_null()
+            .cast(DataType::UInt64)
+            .sum()
+            .alias("marked"),
+    ])
+}
+
+/// (synthetic rows, rows with duplicate marks).
+pub fn marks_from(df: &DataFrame) -> Result<(u64, u64)> {
+    let get =
+        |name: &str| -> Result<u64> { Ok(df.column(name)?.get(0)?.extract::<u64>().unwrap_or(0)) };
+    Ok((get("synthetic")?, get("marked")?))
+}
+
+/// One cell of the draw cube: games used, by band, year, result kind,
+/// draw type and (for draws) the number of moves.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct CubeKey {
+    pub band: Band,
+    pub year: Option<i16>,
+    pub is_draw: bool,
+    pub draw_type: Option<String>,
+    pub moves: Option<u32>,
+}
+
+/// A cube cell with its games.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CubeRow {
+    pub band: Band,
+    pub year: Option<i16>,
+    pub is_draw: bool,
+    pub draw_type: Option<String>,
+    pub moves: Option<u32>,
+    pub games: u64,
+}
+
+/// The cube's cells as rows.
+pub fn cube_rows(cube: &BTreeMap<CubeKey, u64>) -> Vec<CubeRow> {
+    cube.iter()
+        .map(|(k, &games)| CubeRow {
+            band: k.band,
+            year: k.year,
+            is_draw: k.is_draw,
+            draw_type: k.draw_type.clone(),
+            moves: k.moves,
+            games,
+        })
+        .collect()
+}
+
+/// The draw cube of the used rows.
+pub fn cube_query(used: LazyFrame) -> LazyFrame {
+    used.with_column(
+        when(col(IS_DRAW))
+            .then(Column::Moves.col())
+            .otherwise(lit(NULL).cast(DataType::UInt32))
+            .alias("draw_moves"),
+    )
+    .group_by([
+        col(BAND),
+        Column::Year.col(),
+        col(IS_DRAW),
+        Column::DrawType.col(),
+        col("draw_moves"),
+    ])
+    .agg([len().cast(DataType::UInt64).alias("games")])
+}
+
+pub fn cube_from(df: &DataFrame) -> Result<BTreeMap<CubeKey, u64>> {
+    let band = df.column(BAND)?.i32()?;
+    let year = df.column(Column::Year.name())?.i16()?;
+    let is_draw = df.column(IS_DRAW)?.bool()?;
+    let draw_type = df.column(Column::DrawType.name())?.str()?;
+    let moves = df.column("draw_moves")?.u32()?;
+    let games = df.column("games")?.u64()?;
+    let mut out = BTreeMap::new();
+    for i in 0..df.height() {
+        let key = CubeKey {
+            band: band_of_row(band.get(i)),
+            year: year.get(i),
+            is_draw: is_draw.get(i).unwrap_or(false),
+            draw_type: draw_type.get(i).map(str::to_string),
+            moves: moves.get(i),
+        };
+        *out.entry(key).or_insert(0) += games.get(i).unwrap_or(0);
+    }
+    Ok(out)
+}
+
+/// The coverage as a list, largest first (ties by name).
+pub fn coverage_list(coverage: &BTreeMap<String, u64>) -> Vec<(String, u64)> {
+    let mut list: Vec<(String, u64)> = coverage.iter().map(|(r, &n)| (r.clone(), n)).collect();
+    list.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    list
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wildcards() {
+        assert!(wildcard_match("2024-*.parquet", "2024-01.parquet"));
+        assert!(wildcard_match("*", "x"));
+        assert!(wildcard_match("a?c", "abc"));
+        assert!(!wildcard_match("2024-*.parquet", "2023-01.parquet"));
+        assert!(!wildcard_match("a?c", "ac"));
+    }
+}

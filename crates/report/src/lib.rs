@@ -1,0 +1,12 @@
+//! What analysts read from games tables: open → analyse → render.
+//!
+//! - [`study`]: rating bands, proportions and their intervals, event
+//!   kinds and the catalogue of rule regimes;
+//! - [`analysis`]: tables reduced to mergeable counts (summaries) and the
+//!   analyses made from them;
+//! - [`render`]: the HTML report (its sections and charts) and the text
+//!   and JSON tables of `stats`.
+
+pub mod analysis;
+pub mod render;
+pub mod study;

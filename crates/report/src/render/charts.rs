@@ -1,0 +1,1010 @@
+//! Charts as inline SVG, drawn with plotters. Every chart gets a title and
+//! a text description for screen readers; colours are fixed per draw type
+//! and per band so a reader can follow them from chart to chart.
+
+use anyhow::{Result, anyhow};
+use plotters::coord::types::RangedCoordf64;
+use plotters::prelude::*;
+
+use crate::analysis::draws::{DrawStats, MIN_CELL_GAMES};
+use crate::analysis::games::FormatCounts;
+use crate::study::{Band, BandScheme, Proportion};
+use remis_core::rules::DrawType;
+use std::collections::BTreeMap;
+
+fn err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
+    anyhow!("drawing a chart: {e:?}")
+}
+
+/// The colour of a draw type in every chart and table.
+pub fn draw_type_color(kind: DrawType) -> RGBColor {
+    match kind {
+        DrawType::Agreed => RGBColor(0x4e, 0x79, 0xa7),
+        DrawType::ThreefoldRepetition => RGBColor(0xf2, 0x8e, 0x2b),
+        DrawType::FivefoldRepetition => RGBColor(0xe1, 0x57, 0x59),
+        DrawType::FiftyMoves => RGBColor(0x76, 0xb7, 0xb2),
+        DrawType::SeventyFiveMoves => RGBColor(0x59, 0xa1, 0x4f),
+        DrawType::Stalemate => RGBColor(0xed, 0xc9, 0x48),
+        DrawType::InsufficientMaterial => RGBColor(0xb0, 0x7a, 0xa1),
+        DrawType::DeadPosition => RGBColor(0x6b, 0x4c, 0x8a),
+        DrawType::TimeoutVsInsufficientMaterial => RGBColor(0xff, 0x9d, 0xa7),
+        DrawType::Other => RGBColor(0x9c, 0x75, 0x5f),
+    }
+}
+
+/// Colours for unordered categories (time classes, online and over the
+/// board).
+const BAND_COLORS: [RGBColor; 8] = [
+    RGBColor(0x1b, 0x9e, 0x77),
+    RGBColor(0xd9, 0x5f, 0x02),
+    RGBColor(0x75, 0x70, 0xb3),
+    RGBColor(0xe7, 0x29, 0x8a),
+    RGBColor(0x66, 0xa6, 0x1e),
+    RGBColor(0xa6, 0x76, 0x1d),
+    RGBColor(0x1f, 0x78, 0xb4),
+    RGBColor(0x66, 0x66, 0x66),
+];
+
+/// A sequential palette (viridis, light end dropped so lines stay
+/// visible on white) for ordered categories: rating bands, low to high.
+const SEQUENTIAL: [RGBColor; 8] = [
+    RGBColor(0x44, 0x01, 0x54),
+    RGBColor(0x46, 0x32, 0x7e),
+    RGBColor(0x36, 0x5c, 0x8d),
+    RGBColor(0x27, 0x7f, 0x8e),
+    RGBColor(0x1f, 0xa1, 0x87),
+    RGBColor(0x4a, 0xc1, 0x6d),
+    RGBColor(0x9f, 0xda, 0x3a),
+    RGBColor(0xcf, 0xb8, 0x00),
+];
+
+/// The colour of the `i`-th of `n` ordered categories.
+pub fn ordered_color(i: usize, n: usize) -> RGBColor {
+    if n <= 1 {
+        return SEQUENTIAL[3];
+    }
+    SEQUENTIAL[(i * (SEQUENTIAL.len() - 1) + (n - 1) / 2) / (n - 1)]
+}
+
+/// The top of a share axis fit to the data: a round value just above the
+/// largest, never below 4%. The axis always starts at 0, the baseline.
+pub fn fit_top(largest: f64) -> f64 {
+    let step = if largest < 0.1 {
+        0.02
+    } else if largest < 0.5 {
+        0.05
+    } else {
+        0.1
+    };
+    (((largest / step).floor() + 1.0) * step).clamp(0.04, 1.0)
+}
+
+pub fn hex(c: RGBColor) -> String {
+    format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
+}
+
+/// Adds a title and description to plotters' `<svg>` for accessibility.
+fn accessible(svg: String, id: &str, title: &str, desc: &str) -> String {
+    let head =
+        format!("<svg role=\"img\" aria-labelledby=\"{id}-title {id}-desc\" class=\"chart\" ");
+    let body = svg.replacen("<svg ", &head, 1);
+    match body.find('>') {
+        Some(end) => format!(
+            "{}<title id=\"{id}-title\">{}</title><desc id=\"{id}-desc\">{}</desc>{}",
+            &body[..=end],
+            super::escape(title),
+            super::escape(desc),
+            &body[end + 1..]
+        ),
+        None => body,
+    }
+}
+
+fn percent(v: &f64) -> String {
+    format!("{:.0}%", v * 100.0)
+}
+
+const FONT: &str = "sans-serif";
+const BAND_AXIS: &str = "Rating band";
+
+/// The bands worth a line or a bar on an ordered axis: rated, with enough
+/// games (the unrated games are shown apart, never as a last band).
+pub fn chart_bands(stats: &DrawStats, limit: usize) -> Vec<Band> {
+    let mut bands: Vec<Band> = stats
+        .by_band
+        .iter()
+        .filter(|(b, p)| p.n >= MIN_CELL_GAMES && **b != Band::Unrated)
+        .map(|(&b, _)| b)
+        .collect();
+    if bands.len() > limit {
+        let mut by_size = bands.clone();
+        by_size.sort_by_key(|b| std::cmp::Reverse(stats.by_band[b].n));
+        by_size.truncate(limit);
+        bands.retain(|b| by_size.contains(b));
+    }
+    bands
+}
+
+/// A band as charts label it: its range ("2500–2599"), never "2500+",
+/// which would read as "2500 and above".
+pub(crate) fn short_label(scheme: &BandScheme, band: Band) -> String {
+    scheme.label(band)
+}
+
+/// Draw rate by year (or year bin), one line per band, with 95% Wilson
+/// intervals as shaded bands. Years with fewer than 30 games in a band are
+/// left out; the vertical axis is fit to the data from 0.
+pub fn rate_by_year(
+    stats: &DrawStats,
+    scheme: &BandScheme,
+    max_bands: usize,
+    year_bin: &dyn Fn(i16) -> i16,
+    year_label: &dyn Fn(i16) -> String,
+) -> Result<String> {
+    let bands = chart_bands(stats, max_bands);
+    // Only years in which some charted band has enough games to draw.
+    let years: Vec<i16> = stats
+        .years()
+        .into_iter()
+        .filter(|y| {
+            bands.iter().any(|b| {
+                stats
+                    .by_band_year
+                    .get(&(*b, *y))
+                    .is_some_and(|p| p.n >= MIN_CELL_GAMES)
+            })
+        })
+        .collect();
+    let (Some(&first), Some(&last)) = (years.first(), years.last()) else {
+        return Ok(String::new());
+    };
+    // Every year (or bin) from the first to the last, those without data
+    // too: a line breaks at a gap instead of joining across it.
+    let years: Vec<i16> = {
+        let mut all: Vec<i16> = (first..=last).map(year_bin).collect();
+        all.dedup();
+        all
+    };
+    let point = |band: Band, y: i16| rate_point(stats.by_band_year.get(&(band, y)));
+    let top = fit_top(
+        bands
+            .iter()
+            .flat_map(|&b| years.iter().filter_map(move |&y| point(b, y)))
+            .map(|p| p.2)
+            .fold(0.0, f64::max),
+    );
+    let labels: Vec<String> = years.iter().map(|&y| year_label(y)).collect();
+    let mut svg = String::new();
+    {
+        let width = (160 + 52 * years.len() as u32).clamp(640, 1400);
+        let root = SVGBackend::with_string(&mut svg, (width, 440)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let mut chart = category_chart(&root, &labels, top, "Year", "Draw rate")?;
+        baseline(&mut chart, labels.len())?;
+        for (i, band) in bands.iter().enumerate() {
+            let color = ordered_color(i, bands.len());
+            let points: Vec<(f64, f64, f64, f64)> = years
+                .iter()
+                .enumerate()
+                .filter_map(|(x, &y)| point(*band, y).map(|(r, lo, hi)| (x as f64, r, lo, hi)))
+                .collect();
+            if points.is_empty() {
+                continue;
+            }
+            // A year without enough games breaks the line: no line is drawn
+            // across years the data does not cover.
+            let runs = points.chunk_by(|a, b| b.0 - a.0 == 1.0);
+            for (k, run) in runs.enumerate() {
+                let mut outline: Vec<(f64, f64)> = run.iter().map(|p| (p.0, p.3)).collect();
+                outline.extend(run.iter().rev().map(|p| (p.0, p.2)));
+                chart
+                    .draw_series(std::iter::once(Polygon::new(outline, color.mix(0.12))))
+                    .map_err(err)?;
+                let line = chart
+                    .draw_series(LineSeries::new(
+                        run.iter().map(|p| (p.0, p.1)),
+                        color.stroke_width(2),
+                    ))
+                    .map_err(err)?;
+                if k == 0 {
+                    line.label(short_label(scheme, *band))
+                        .legend(move |(x, y)| {
+                            PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
+                        });
+                }
+            }
+            chart
+                .draw_series(
+                    points
+                        .iter()
+                        .map(|p| Circle::new((p.0, p.1), 3, color.filled())),
+                )
+                .map_err(err)?;
+        }
+        legend_box(&mut chart)?;
+        root.present().map_err(err)?;
+    }
+    Ok(accessible(
+        svg,
+        "chart-year",
+        "Draw rate by year and rating band",
+        &format!(
+            "Line chart: one line per rating band (ordered colours, low to high), \
+             draw rate on the vertical axis from 0 to {}, years on the \
+             horizontal axis; shaded areas are 95 percent Wilson intervals. The \
+             band by year table below gives every number and n.",
+            percent(&top)
+        ),
+    ))
+}
+
+/// A visible baseline at 0 across a category chart.
+fn baseline<'a, 'b: 'a>(chart: &mut ShareChart<'a, 'b>, n: usize) -> Result<()> {
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            vec![(-0.5, 0.0), (n as f64 - 0.5, 0.0)],
+            BLACK.stroke_width(1),
+        )))
+        .map_err(err)?;
+    Ok(())
+}
+
+type ShareChart<'a, 'b> =
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// A chart with one column per label (at x = 0, 1, …) and a share from 0
+/// to `top` on the y axis, its axes drawn.
+fn category_chart<'a, 'b>(
+    area: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    labels: &[String],
+    top: f64,
+    x_desc: &str,
+    y_desc: &str,
+) -> Result<ShareChart<'a, 'b>> {
+    let n = labels.len();
+    let mut chart = ChartBuilder::on(area)
+        .margin(16)
+        .x_label_area_size(44)
+        .y_label_area_size(60)
+        .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..top)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .x_labels(n)
+        .x_label_formatter(&|x| {
+            let i = x.round();
+            if (x - i).abs() < 0.01 && i >= 0.0 && (i as usize) < labels.len() {
+                labels[i as usize].clone()
+            } else {
+                String::new()
+            }
+        })
+        .y_label_formatter(&percent)
+        .label_style((FONT, 13))
+        .axis_desc_style((FONT, 14))
+        .light_line_style(RGBColor(0xf2, 0xf2, 0xf2))
+        .bold_line_style(RGBColor(0xdd, 0xdd, 0xdd))
+        .draw()
+        .map_err(err)?;
+    Ok(chart)
+}
+
+/// Draws the legend of the series labelled so far, top right.
+fn legend_box<'a, 'b: 'a>(chart: &mut ShareChart<'a, 'b>) -> Result<()> {
+    legend_at(chart, SeriesLabelPosition::UpperRight)
+}
+
+/// Draws the legend at `position`: top left for charts by rating band,
+/// whose values mostly rise to the right.
+fn legend_at<'a, 'b: 'a>(
+    chart: &mut ShareChart<'a, 'b>,
+    position: SeriesLabelPosition,
+) -> Result<()> {
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(0xbb, 0xbb, 0xbb))
+        .label_font((FONT, 13))
+        .draw()
+        .map_err(err)?;
+    Ok(())
+}
+
+/// A legend entry with a colour swatch, for series drawn as rectangles.
+fn swatch<'a, 'b: 'a>(
+    chart: &mut ShareChart<'a, 'b>,
+    label: String,
+    color: RGBColor,
+) -> Result<()> {
+    chart
+        .draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())
+        .map_err(err)?
+        .label(label)
+        .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled()));
+    Ok(())
+}
+
+/// Draw rate by band with 95% intervals as whiskers and n on each bar.
+pub fn rate_by_band(stats: &DrawStats, scheme: &BandScheme) -> Result<String> {
+    let bands = chart_bands(stats, 40);
+    if bands.is_empty() {
+        return Ok(String::new());
+    }
+    let width = (120 + 72 * bands.len() as u32).clamp(520, 1700);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, 420)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let labels: Vec<String> = bands.iter().map(|&b| short_label(scheme, b)).collect();
+        let highest = bands
+            .iter()
+            .filter_map(|b| stats.by_band[b].wilson95())
+            .map(|(_, hi)| hi)
+            .fold(0.0, f64::max);
+        // Room above the highest whisker for its n.
+        let top = fit_top(highest * 1.12);
+        let mut chart = category_chart(&root, &labels, top, BAND_AXIS, "Draw rate")?;
+        baseline(&mut chart, labels.len())?;
+        let bar = RGBColor(0x4e, 0x79, 0xa7);
+        for (i, band) in bands.iter().enumerate() {
+            let p = stats.by_band[band];
+            let (Some(rate), Some((lo, hi))) = (p.rate(), p.wilson95()) else {
+                continue;
+            };
+            let x = i as f64;
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(x - 0.35, 0.0), (x + 0.35, rate)],
+                    bar.mix(0.85).filled(),
+                )))
+                .map_err(err)?;
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(x, lo), (x, hi)],
+                    BLACK.stroke_width(1),
+                )))
+                .map_err(err)?;
+            for y in [lo, hi] {
+                chart
+                    .draw_series(std::iter::once(PathElement::new(
+                        vec![(x - 0.12, y), (x + 0.12, y)],
+                        BLACK.stroke_width(1),
+                    )))
+                    .map_err(err)?;
+            }
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    format!("n={}", p.n),
+                    (x - 0.3, hi + top * 0.045),
+                    (FONT, 11).into_font().color(&RGBColor(0x33, 0x33, 0x33)),
+                )))
+                .map_err(err)?;
+        }
+        root.present().map_err(err)?;
+    }
+    Ok(accessible(
+        svg,
+        "chart-band",
+        "Draw rate by rating band, all years",
+        "Bar chart: one bar per rating band with its draw rate, whiskers for \
+         the 95 percent Wilson interval and the number of games above each bar.",
+    ))
+}
+
+/// 100% stacked bars: the draw-type mix of each band with enough draws,
+/// and of all bands together.
+pub fn draw_mix_by_band(stats: &DrawStats, scheme: &BandScheme) -> Result<String> {
+    // A band's mix is drawn only from enough draws: three or four draws at
+    // full height would look as sure as thousands.
+    let mut columns: Vec<(String, &BTreeMap<DrawType, u64>)> = chart_bands(stats, 40)
+        .into_iter()
+        .filter_map(|b| {
+            let mix = stats.draw_types_by_band.get(&b)?;
+            let n: u64 = mix.values().sum();
+            (n >= MIN_CELL_GAMES).then(|| (format!("{} (n={n})", short_label(scheme, b)), mix))
+        })
+        .collect();
+    let all: u64 = stats.draw_types.values().sum();
+    if all == 0 {
+        return Ok(String::new());
+    }
+    columns.push((format!("all bands (n={all})"), &stats.draw_types));
+    stacked_mix(
+        &columns,
+        "Rating band (draws)",
+        (
+            "chart-mix",
+            "How draws happened, by rating band",
+            "Stacked bar chart: for each rating band with at least 30 draws, and for all bands \
+             together, the share of its draws that were agreed, by repetition, by the 50- or 75-move \
+             rule, by stalemate, by insufficient material or by timeout against insufficient material.",
+        ),
+    )
+}
+
+/// 100% stacked bars of draw types, one bar per column, with a legend of
+/// the draw types present.
+fn stacked_mix(
+    columns: &[(String, &BTreeMap<DrawType, u64>)],
+    x_desc: &str,
+    (id, title, desc): (&str, &str, &str),
+) -> Result<String> {
+    let kinds: Vec<DrawType> = DrawType::ALL
+        .into_iter()
+        .filter(|k| {
+            columns
+                .iter()
+                .any(|(_, m)| m.get(k).copied().unwrap_or(0) > 0)
+        })
+        .collect();
+    let width = (300 + 90 * columns.len() as u32).clamp(640, 1800);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, 420)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let (plot, legend) = root.split_horizontally(width - 250);
+        let labels: Vec<String> = columns.iter().map(|(l, _)| l.clone()).collect();
+        let mut chart = category_chart(&plot, &labels, 1.0, x_desc, "Share of draws")?;
+        for (i, (_, mix)) in columns.iter().enumerate() {
+            let total: u64 = mix.values().sum();
+            let mut bottom = 0.0;
+            for kind in &kinds {
+                let share = mix.get(kind).copied().unwrap_or(0) as f64 / total.max(1) as f64;
+                if share <= 0.0 {
+                    continue;
+                }
+                let x = i as f64;
+                chart
+                    .draw_series(std::iter::once(Rectangle::new(
+                        [(x - 0.38, bottom), (x + 0.38, bottom + share)],
+                        draw_type_color(*kind).filled(),
+                    )))
+                    .map_err(err)?;
+                bottom += share;
+            }
+        }
+        for (row, kind) in kinds.iter().enumerate() {
+            let y = 30 + row as i32 * 24;
+            legend
+                .draw(&Rectangle::new(
+                    [(8, y), (24, y + 14)],
+                    draw_type_color(*kind).filled(),
+                ))
+                .map_err(err)?;
+            legend
+                .draw(&Text::new(kind.label(), (32, y + 1), (FONT, 13)))
+                .map_err(err)?;
+        }
+        root.present().map_err(err)?;
+    }
+    Ok(accessible(svg, id, title, desc))
+}
+
+/// Histogram of the move at which draws happen, agreed draws apart from
+/// the rest, with markers at 20 and 30 moves.
+pub fn draw_length(stats: &DrawStats, short_draws: [u32; 2]) -> Result<String> {
+    const BIN: u32 = 5;
+    const LAST: u32 = 150;
+    let bin_of = |m: u32| m.saturating_sub(1).min(LAST) / BIN;
+    let bins = (LAST / BIN + 1) as usize;
+    let mut agreed = vec![0u64; bins];
+    let mut other = vec![0u64; bins];
+    for (&m, &n) in &stats.agreed_moves {
+        agreed[bin_of(m) as usize] += n;
+    }
+    for (&m, &n) in &stats.other_draw_moves {
+        other[bin_of(m) as usize] += n;
+    }
+    let top = agreed
+        .iter()
+        .zip(&other)
+        .map(|(a, o)| a + o)
+        .max()
+        .unwrap_or(0);
+    if top == 0 {
+        return Ok(String::new());
+    }
+    // The axis ends at the last bin with games (and shows the short-draw
+    // limits).
+    let used_bins = (0..bins)
+        .rev()
+        .find(|&i| agreed[i] + other[i] > 0)
+        .map_or(1, |i| i + 1);
+    let limit_bins = short_draws
+        .iter()
+        .map(|&m| (m.min(LAST) / BIN + 1) as usize);
+    let shown_bins = limit_bins.fold(used_bins, usize::max);
+    let x_end = f64::from(shown_bins as u32 * BIN);
+    let x_desc = if shown_bins == bins {
+        "Moves played when the game was drawn (bins of 5; last bin 150+)"
+    } else {
+        "Moves played when the game was drawn (bins of 5)"
+    };
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (860, 400)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(70)
+            .build_cartesian_2d(0f64..x_end, 0f64..top as f64 * 1.1)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_desc(x_desc)
+            .y_desc("Drawn games")
+            .x_labels(16)
+            .x_label_formatter(&|x| format!("{:.0}", x))
+            .y_label_formatter(&|y| format!("{:.0}", y))
+            .label_style((FONT, 13))
+            .axis_desc_style((FONT, 14))
+            .light_line_style(RGBColor(0xf2, 0xf2, 0xf2))
+            .bold_line_style(RGBColor(0xdd, 0xdd, 0xdd))
+            .draw()
+            .map_err(err)?;
+        let agreed_color = draw_type_color(DrawType::Agreed);
+        let other_color = RGBColor(0xf2, 0x8e, 0x2b);
+        for i in 0..shown_bins {
+            let x0 = (i as u32 * BIN) as f64;
+            let (a, o) = (agreed[i] as f64, other[i] as f64);
+            chart
+                .draw_series([
+                    Rectangle::new(
+                        [(x0 + 0.3, 0.0), (x0 + BIN as f64 - 0.3, a)],
+                        agreed_color.filled(),
+                    ),
+                    Rectangle::new(
+                        [(x0 + 0.3, a), (x0 + BIN as f64 - 0.3, a + o)],
+                        other_color.mix(0.9).filled(),
+                    ),
+                ])
+                .map_err(err)?;
+        }
+        for limit in short_draws.map(f64::from) {
+            chart
+                .draw_series(DashedLineSeries::new(
+                    [(limit, 0.0), (limit, top as f64 * 1.05)],
+                    6,
+                    4,
+                    RGBColor(0x55, 0x55, 0x55).stroke_width(1),
+                ))
+                .map_err(err)?;
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    format!("{limit:.0} moves"),
+                    (limit + 1.0, top as f64 * 1.07),
+                    (FONT, 12),
+                )))
+                .map_err(err)?;
+        }
+        swatch(&mut chart, "Agreed draws".into(), agreed_color)?;
+        swatch(
+            &mut chart,
+            "Other draws (repetition, 50/75 moves, stalemate, material)".into(),
+            other_color,
+        )?;
+        legend_box(&mut chart)?;
+        root.present().map_err(err)?;
+    }
+    let [first, second] = short_draws;
+    Ok(accessible(
+        svg,
+        "chart-length",
+        "Length of drawn games",
+        &format!(
+            "Stacked histogram of the number of moves played in drawn games, in bins \
+             of five moves: agreed draws at the bottom, other draws on top. Dashed \
+             lines mark {first} and {second} moves."
+        ),
+    ))
+}
+
+/// Rule events against controls: draw rate, agreed draws and short draws,
+/// side by side with 95% whiskers.
+pub fn rule_study(study: &crate::analysis::rule_study::RuleStudy) -> Result<String> {
+    use crate::analysis::rule_study::Measure;
+    use crate::study::events::Regime;
+    let rule = study.rule_games();
+    let control = study
+        .regimes
+        .get(&Regime::None)
+        .copied()
+        .unwrap_or_default();
+    let arms: Vec<(_, RGBColor, &str)> = [
+        (
+            rule,
+            RGBColor(0xd9, 0x5f, 0x02),
+            "Under rules against draws",
+        ),
+        (
+            control,
+            RGBColor(0x75, 0x70, 0xb3),
+            "Without them (controls)",
+        ),
+    ]
+    .into_iter()
+    .filter(|(g, _, _)| g.games > 0)
+    .collect();
+    if arms.is_empty() {
+        return Ok(String::new());
+    }
+    let measures = Measure::all();
+    let labels: Vec<String> = measures
+        .iter()
+        .map(|m| m.label(study.short_limits))
+        .collect();
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (860, 400)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let mut chart = category_chart(
+            &root,
+            &labels,
+            1.0,
+            "How the games ended",
+            "Share of all games",
+        )?;
+        let width = 0.8 / arms.len() as f64;
+        for (k, (stats, color, label)) in arms.iter().enumerate() {
+            let color = *color;
+            for (m, measure) in measures.iter().enumerate() {
+                let p = stats.share(*measure);
+                let (Some(rate), Some((lo, hi))) = (p.rate(), p.wilson95()) else {
+                    continue;
+                };
+                let x0 = m as f64 - 0.4 + k as f64 * width;
+                let mid = x0 + width / 2.0;
+                chart
+                    .draw_series([Rectangle::new(
+                        [(x0 + 0.02, 0.0), (x0 + width - 0.02, rate)],
+                        color.filled(),
+                    )])
+                    .map_err(err)?;
+                chart
+                    .draw_series([PathElement::new(
+                        vec![(mid, lo), (mid, hi)],
+                        BLACK.stroke_width(1),
+                    )])
+                    .map_err(err)?;
+            }
+            swatch(&mut chart, format!("{label} (n={})", stats.games), color)?;
+        }
+        legend_box(&mut chart)?;
+        root.present().map_err(err)?;
+    }
+    Ok(accessible(
+        svg,
+        "chart-rules",
+        "Events under rules against draws against comparable events",
+        "Grouped bar chart: for events under rules against draws and for \
+         comparable events without them, the share of games drawn, agreed \
+         drawn, and drawn within the two short-draw limits, with 95 percent \
+         intervals (games treated as independent; the estimates in the table \
+         use intervals over event editions).",
+    ))
+}
+/// The time classes in their natural order, then any other.
+pub fn class_order(classes: &mut [String]) {
+    let order = [
+        "bullet",
+        "blitz",
+        "rapid",
+        "classical",
+        "correspondence",
+        "blindfold",
+        "simul",
+    ];
+    classes.sort_by_key(|c| order.iter().position(|o| o == c).unwrap_or(order.len()));
+}
+
+/// 100% stacked bars: the draw-type mix of each time class (classes with
+/// at least 30 draws).
+pub fn draw_mix_by_class(format: &FormatCounts) -> Result<String> {
+    let mut mixes: BTreeMap<String, BTreeMap<DrawType, u64>> = BTreeMap::new();
+    for ((class, kind), &n) in &format.draw_types_by_class {
+        let kind = DrawType::from_name(kind).unwrap_or(DrawType::Other);
+        *mixes
+            .entry(class.clone())
+            .or_default()
+            .entry(kind)
+            .or_insert(0) += n;
+    }
+    mixes.retain(|_, m| m.values().sum::<u64>() >= MIN_CELL_GAMES);
+    if mixes.len() < 2 {
+        return Ok(String::new());
+    }
+    let mut classes: Vec<String> = mixes.keys().cloned().collect();
+    class_order(&mut classes);
+    let columns: Vec<(String, &BTreeMap<DrawType, u64>)> = classes
+        .iter()
+        .map(|c| {
+            (
+                format!("{c} (n={})", mixes[c].values().sum::<u64>()),
+                &mixes[c],
+            )
+        })
+        .collect();
+    stacked_mix(
+        &columns,
+        "Time class (draws)",
+        (
+            "chart-mix-class",
+            "How draws happened, by time class",
+            "Stacked bar chart: for each time class with at least 30 draws, the \
+             share of its draws that were agreed, by repetition, by the 50- or \
+             75-move rule, by stalemate, by insufficient material, or by timeout \
+             against insufficient material.",
+        ),
+    )
+}
+
+/// Histogram of the length of every game used, with the drawn games'
+/// share of each length bin drawn over it.
+pub fn game_lengths(format: &FormatCounts, stats: &DrawStats) -> Result<String> {
+    const BIN: u32 = 5;
+    const LAST: u32 = 150;
+    let bin_of = |m: u32| m.saturating_sub(1).min(LAST) / BIN;
+    let bins = (LAST / BIN + 1) as usize;
+    let mut all = vec![0u64; bins];
+    let mut drawn = vec![0u64; bins];
+    for (&m, &n) in &format.lengths {
+        all[bin_of(m) as usize] += n;
+    }
+    for (&m, &n) in stats.agreed_moves.iter().chain(&stats.other_draw_moves) {
+        drawn[bin_of(m) as usize] += n;
+    }
+    let total: u64 = all.iter().sum();
+    if total == 0 {
+        return Ok(String::new());
+    }
+    let top = all
+        .iter()
+        .map(|&n| n as f64 / total as f64)
+        .fold(0.0, f64::max);
+    let top = fit_top(top);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (860, 400)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0f64..(LAST + BIN) as f64, 0f64..top)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc("Moves played (the last bin: 150 or more)")
+            .y_desc("Share of all games")
+            .x_labels(16)
+            .x_label_formatter(&|m| format!("{m:.0}"))
+            .y_label_formatter(&percent)
+            .label_style((FONT, 13))
+            .axis_desc_style((FONT, 14))
+            .light_line_style(RGBColor(0xf2, 0xf2, 0xf2))
+            .bold_line_style(RGBColor(0xdd, 0xdd, 0xdd))
+            .draw()
+            .map_err(err)?;
+        let grey = RGBColor(0xb8, 0xc4, 0xd0);
+        let blue = RGBColor(0x4e, 0x79, 0xa7);
+        for (i, (&a, &d)) in all.iter().zip(&drawn).enumerate() {
+            let x = (i as u32 * BIN) as f64;
+            for (n, color) in [(a, grey), (d, blue)] {
+                if n > 0 {
+                    chart
+                        .draw_series(std::iter::once(Rectangle::new(
+                            [
+                                (x + 0.4, 0.0),
+                                (x + BIN as f64 - 0.4, n as f64 / total as f64),
+                            ],
+                            color.filled(),
+                        )))
+                        .map_err(err)?;
+                }
+            }
+        }
+        swatch(&mut chart, format!("all games (n={total})"), grey)?;
+        swatch(&mut chart, "drawn games".into(), blue)?;
+        legend_box(&mut chart)?;
+        root.present().map_err(err)?;
+    }
+    Ok(accessible(
+        svg,
+        "chart-all-lengths",
+        "How long all games lasted",
+        "Histogram: the share of all games used by the number of moves \
+         played, in bins of five moves, with the drawn games of each bin \
+         drawn over it.",
+    ))
+}
+
+/// A rate to plot, with its 95% interval: `None` for fewer than 30 games,
+/// which are not charted.
+pub fn rate_point(p: Option<&Proportion>) -> Option<(f64, f64, f64)> {
+    let p = p?;
+    if p.n < MIN_CELL_GAMES {
+        return None;
+    }
+    let (lo, hi) = p.wilson95()?;
+    Some((p.rate()?, lo, hi))
+}
+
+/// One line of a [`lines_by_category`] chart: a value (with its 95%
+/// interval) per category, `None` where there are too few games.
+pub struct Line {
+    pub label: String,
+    pub points: Vec<Option<(f64, f64, f64)>>,
+    /// Drawn dashed and without intervals (a prediction, not data).
+    pub dashed: bool,
+}
+
+/// Lines over categories (bands), with whiskers for the intervals; a line
+/// is broken where a value is missing, never drawn across the gap.
+pub fn lines_by_category(
+    id: &str,
+    title: &str,
+    desc: &str,
+    labels: &[String],
+    lines: &[Line],
+    axes: (&str, &str),
+    ordered: bool,
+) -> Result<String> {
+    let (x_desc, y_desc) = axes;
+    if labels.is_empty() || lines.iter().all(|l| l.points.iter().all(Option::is_none)) {
+        return Ok(String::new());
+    }
+    let top = lines
+        .iter()
+        .flat_map(|l| l.points.iter().flatten().map(|p| p.2))
+        .fold(0.0f64, f64::max);
+    let top = fit_top(top);
+    let width = (160 + 72 * labels.len() as u32).clamp(560, 1700);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, 420)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let mut chart = category_chart(&root, labels, top, x_desc, y_desc)?;
+        baseline(&mut chart, labels.len())?;
+        let solid = lines.iter().filter(|l| !l.dashed).count();
+        for (i, line) in lines.iter().enumerate() {
+            let color = if ordered && !line.dashed {
+                ordered_color(i, solid)
+            } else if line.dashed {
+                RGBColor(0x55, 0x55, 0x55)
+            } else {
+                BAND_COLORS[i % BAND_COLORS.len()]
+            };
+            let style = color.stroke_width(2);
+            // Runs of consecutive categories with a value.
+            let mut runs: Vec<Vec<(f64, f64)>> = Vec::new();
+            let mut current = Vec::new();
+            for (x, p) in line.points.iter().enumerate() {
+                match p {
+                    Some((v, _, _)) => current.push((x as f64, *v)),
+                    None if !current.is_empty() => runs.push(std::mem::take(&mut current)),
+                    None => {}
+                }
+            }
+            if !current.is_empty() {
+                runs.push(current);
+            }
+            let mut labelled = false;
+            for run in runs {
+                let series = if line.dashed {
+                    chart.draw_series(DashedLineSeries::new(run.clone(), 6, 4, style))
+                } else {
+                    chart.draw_series(LineSeries::new(run.clone(), style))
+                }
+                .map_err(err)?;
+                if !labelled {
+                    labelled = true;
+                    let dashed = line.dashed;
+                    series.label(line.label.clone()).legend(move |(x, y)| {
+                        if dashed {
+                            PathElement::new(vec![(x, y), (x + 6, y)], color.stroke_width(3))
+                        } else {
+                            PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
+                        }
+                    });
+                }
+                chart
+                    .draw_series(
+                        run.iter()
+                            .map(|&(x, v)| Circle::new((x, v), 3, color.filled())),
+                    )
+                    .map_err(err)?;
+            }
+            if !line.dashed {
+                for (x, p) in line.points.iter().enumerate() {
+                    if let Some((_, lo, hi)) = p {
+                        let x = x as f64 + 0.04 * i as f64;
+                        chart
+                            .draw_series(std::iter::once(PathElement::new(
+                                vec![(x, *lo), (x, *hi)],
+                                color.mix(0.6).stroke_width(1),
+                            )))
+                            .map_err(err)?;
+                    }
+                }
+            }
+        }
+        legend_at(&mut chart, SeriesLabelPosition::UpperLeft)?;
+        root.present().map_err(err)?;
+    }
+    Ok(accessible(svg, id, title, desc))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::table::CubeRow;
+
+    fn row(year: i16, is_draw: bool, moves: u32, games: u64) -> CubeRow {
+        CubeRow {
+            band: Band::Rated(25),
+            year: Some(year),
+            is_draw,
+            draw_type: is_draw.then(|| "agreed".to_string()),
+            moves: Some(moves),
+            games,
+        }
+    }
+
+    #[test]
+    fn a_missing_year_breaks_the_line() {
+        // 2000, 2001 and 2003 have games; 2002 has none.
+        let rows: Vec<CubeRow> = [2000, 2001, 2003]
+            .into_iter()
+            .flat_map(|y| [row(y, true, 30, 40), row(y, false, 40, 60)])
+            .collect();
+        let stats = DrawStats::from_cube(&rows);
+        let svg = rate_by_year(&stats, &BandScheme::width(100), 6, &|y| y, &|y| {
+            y.to_string()
+        })
+        .unwrap();
+        // The band's line (stroke width 2; axes and ticks are width 1, the
+        // legend's width 3) is drawn as 2000–2001, then 2003 alone: no
+        // polyline holds all three years.
+        let points: Vec<usize> = svg
+            .split("<polyline")
+            .skip(1)
+            .filter(|p| p.contains("stroke-width=\"2\""))
+            .map(|p| {
+                let list = p
+                    .split("points=\"")
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
+                    .next()
+                    .unwrap();
+                list.split_whitespace().count()
+            })
+            .collect();
+        assert!(points.contains(&2), "{points:?}");
+        assert!(points.iter().all(|&n| n <= 2), "{points:?}");
+    }
+
+    #[test]
+    fn the_histogram_ends_at_the_data_or_the_short_draw_limits() {
+        // Counts in thousands: every y label but 0 is above 200.
+        let rows = vec![row(2000, true, 12, 5000), row(2000, true, 18, 5000)];
+        let stats = DrawStats::from_cube(&rows);
+        let svg = draw_length(&stats, [20, 30]).unwrap();
+        // The last axis label is 35 at most: bins up to the 30-move limit.
+        let labels: Vec<u32> = svg
+            .split("<text")
+            .filter_map(|t| t.split('>').nth(1)?.split('<').next()?.trim().parse().ok())
+            .collect();
+        let last = labels.iter().copied().filter(|&x| x <= 200).max().unwrap();
+        assert!(last <= 35, "{labels:?}");
+        assert!(svg.contains("Dashed lines mark 20 and 30 moves"));
+        let svg = draw_length(&stats, [10, 15]).unwrap();
+        assert!(svg.contains("Dashed lines mark 10 and 15 moves"));
+    }
+}

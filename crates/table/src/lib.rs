@@ -1,0 +1,16 @@
+//! The games table: every classified game becomes one row.
+//!
+//! - [`schema`]: the table's columns, named and typed once;
+//! - [`writer`]: game records to rows, rows to Parquet (with the manifest
+//!   that ties a shard to its input);
+//! - [`parquet_input`]: games stored as Parquet rows (the lichess dataset),
+//!   read through core's [`remis_core::input::ColumnarSource`];
+//! - [`dedup`]: the same game met twice;
+//! - [`pipeline`]: the classify stage, wiring core's reader and replay
+//!   across threads into the writer.
+
+pub mod dedup;
+pub mod parquet_input;
+pub mod pipeline;
+pub mod schema;
+pub mod writer;

@@ -1,0 +1,325 @@
+//! The classify stage end to end: inputs → chunks → parallel replay →
+//! rows in input order → Parquet. Threads live here and nowhere else: one
+//! reads and decompresses, a rayon pool replays chunks, the caller's thread
+//! puts results back in order and writes them.
+
+use std::{
+    collections::{BTreeMap, HashMap},
+    path::Path,
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+        mpsc,
+    },
+    time::{Duration, Instant},
+};
+
+use anyhow::{Context, Result};
+use rayon::prelude::*;
+
+use remis_core::{
+    input::{self, Input, InputProblem, Limits},
+    replay::{Field, GameReplayer, NotPgn, SanResolver},
+    rules::{Ending, GameResult, SearchOptions},
+};
+
+use crate::{
+    dedup::{self, Deduplicator},
+    parquet_input::ParquetSource,
+    schema::Column,
+    writer::{InputStamp, Manifest, ParquetSink, ROW_GROUP_ROWS, TableBuilder},
+};
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Worker threads for replay; 0 means one per core.
+    pub threads: usize,
+    /// Bytes of PGN per chunk handed to a worker.
+    pub chunk_bytes: usize,
+    /// Mark later copies of the same game (`duplicate`, `duplicate_of_row`).
+    pub dedup: bool,
+    /// Caps on one game.
+    pub limits: Limits,
+    /// How much the dead-position and mating-chance search does.
+    pub search: SearchOptions,
+    /// Which code resolves SAN moves (both give the same table).
+    pub resolver: SanResolver,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            threads: 0,
+            chunk_bytes: 1 << 20,
+            dedup: false,
+            limits: Limits::default(),
+            search: SearchOptions::default(),
+            resolver: SanResolver::default(),
+        }
+    }
+}
+
+/// Where the run stands, for a progress display.
+#[derive(Copy, Clone, Debug)]
+pub struct Progress {
+    pub bytes_read: u64,
+    pub games: u64,
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    pub games_read: u64,
+    pub rows_written: u64,
+    pub endings: BTreeMap<Ending, u64>,
+    /// Later copies of a game already seen (with `Options::dedup`).
+    pub duplicates: Option<u64>,
+    pub problems: Vec<InputProblem>,
+    pub elapsed: Duration,
+}
+
+impl Summary {
+    pub fn count(&self, ending: Ending) -> u64 {
+        self.endings.get(&ending).copied().unwrap_or(0)
+    }
+
+    pub fn games_per_second(&self) -> f64 {
+        self.games_read as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// A chunk's games, replayed and already built into columns by the worker
+/// (the writer only numbers, marks duplicates and encodes).
+struct Replayed {
+    seq: u64,
+    source: Arc<str>,
+    frame: polars::prelude::DataFrame,
+    /// Each game's de-duplication key, when duplicates are looked for.
+    keys: Vec<u64>,
+    endings: BTreeMap<Ending, u64>,
+    not_pgn: Vec<NotPgn>,
+    /// The last chunk of its source.
+    last: bool,
+}
+
+/// Classifies every game of `inputs` into the Parquet table `out`.
+pub fn classify(
+    inputs: &[Input],
+    out: &Path,
+    options: &Options,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Summary> {
+    let started = Instant::now();
+    let threads = match options.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("remis-replay-{i}"))
+        .build()
+        .context("starting the replay threads")?;
+    let stamps = inputs
+        .iter()
+        .map(|input| match input {
+            Input::File(path) => InputStamp::of_path(path),
+            Input::Stdin => InputStamp::stdin(),
+        })
+        .collect();
+    let mut sink = ParquetSink::create(out, &Manifest::new(stamps))?;
+    let bytes_read = Arc::new(AtomicU64::new(0));
+    let (chunk_tx, chunk_rx) = mpsc::sync_channel::<input::Chunk>(threads * 8);
+    let (done_tx, done_rx) = mpsc::sync_channel::<Replayed>(threads * 4);
+    let mut summary = Summary::default();
+
+    let problems = std::thread::scope(|scope| -> Result<Vec<InputProblem>> {
+        let reader = {
+            let bytes_read = bytes_read.clone();
+            let chunk_bytes = options.chunk_bytes;
+            let limits = options.limits;
+            std::thread::Builder::new()
+                .name("remis-read".into())
+                .spawn_scoped(scope, move || {
+                    input::read_chunks(
+                        inputs,
+                        chunk_bytes,
+                        limits,
+                        &ParquetSource,
+                        bytes_read,
+                        &mut |chunk| chunk_tx.send(chunk).is_ok(),
+                    )
+                })
+                .context("starting the reading thread")?
+        };
+        std::thread::Builder::new()
+            .name("remis-replay".into())
+            .spawn_scoped(scope, move || {
+                pool.install(|| {
+                    chunk_rx.into_iter().par_bridge().for_each_init(
+                        || {
+                            GameReplayer::with_options(options.limits, options.search)
+                                .with_resolver(options.resolver)
+                        },
+                        |replayer, chunk| {
+                            let replayed = replay_chunk(replayer, chunk, options.dedup);
+                            let _ = done_tx.send(replayed);
+                        },
+                    )
+                })
+            })
+            .context("starting the replay pool")?;
+
+        let dedup = options.dedup.then(Deduplicator::default);
+        let write_result = write_in_order(done_rx, &mut sink, &mut summary, dedup, &mut |games| {
+            progress(Progress {
+                bytes_read: bytes_read.load(Ordering::Relaxed),
+                games,
+            })
+        });
+        let problems = reader.join().expect("reading thread panicked");
+        write_result?;
+        Ok(problems)
+    })?;
+
+    summary.rows_written = sink.rows_written;
+    sink.finish()?;
+    // Problems of the inputs first, then what the games' text showed.
+    let found = std::mem::take(&mut summary.problems);
+    summary.problems = problems;
+    summary.problems.extend(found);
+    summary.elapsed = started.elapsed();
+    Ok(summary)
+}
+
+fn replay_chunk(replayer: &mut GameReplayer, chunk: input::Chunk, dedup: bool) -> Replayed {
+    let mut records = Vec::with_capacity(chunk.games.len());
+    let not_pgn = replayer.replay_chunk(&chunk, &mut records);
+    if let (Some(damage), Some(last)) = (&chunk.damage, records.last_mut()) {
+        // The stream broke off inside or right after this game.
+        let message = match last.error() {
+            Some(e) => format!("{damage}; {e}"),
+            None => format!("{damage}; this game may be incomplete"),
+        };
+        last.text.set(Field::Error, &message);
+    }
+    let mut table = TableBuilder::new(records.len());
+    let mut endings = BTreeMap::new();
+    let mut keys = Vec::with_capacity(if dedup { records.len() } else { 0 });
+    for record in &records {
+        // Numbers and duplicate marks depend on the games before this chunk:
+        // the writer fills them in.
+        table.push(&chunk.source, 0, record, None);
+        *endings.entry(record.ending).or_insert(0) += 1;
+        if dedup {
+            keys.push(dedup::game_key(
+                record.text.get(Field::White),
+                record.text.get(Field::Black),
+                record.year(),
+                record.result.map(GameResult::as_str),
+                record.movetext_hash,
+                record.plies,
+            ));
+        }
+    }
+    let frame = table
+        .take_frame()
+        .expect("a frame of the table's own columns");
+    Replayed {
+        seq: chunk.seq,
+        source: chunk.source,
+        frame,
+        keys,
+        endings,
+        not_pgn,
+        last: chunk.last,
+    }
+}
+
+/// Puts replayed chunks back in input order, numbers the games within each
+/// source, marks duplicates, and writes row groups of about
+/// [`ROW_GROUP_ROWS`] rows.
+fn write_in_order(
+    done: mpsc::Receiver<Replayed>,
+    sink: &mut ParquetSink,
+    summary: &mut Summary,
+    mut dedup: Option<Deduplicator>,
+    progress: &mut dyn FnMut(u64),
+) -> Result<()> {
+    use polars::prelude::{IntoColumn, NamedFrom, Series};
+    let mut pending: BTreeMap<u64, Replayed> = BTreeMap::new();
+    let mut next_seq = 0;
+    let mut game_numbers: HashMap<Arc<str>, u32> = HashMap::new();
+    let mut group: Option<polars::prelude::DataFrame> = None;
+    for replayed in done {
+        pending.insert(replayed.seq, replayed);
+        while let Some(mut ready) = pending.remove(&next_seq) {
+            next_seq += 1;
+            for skipped in &ready.not_pgn {
+                summary.problems.push(InputProblem {
+                    source: ready.source.to_string(),
+                    message: format!(
+                        "line {}: text that is not PGN, skipped (\"{}\")",
+                        skipped.line, skipped.excerpt
+                    ),
+                });
+            }
+            let rows = ready.frame.height();
+            let game_no = game_numbers.entry(ready.source.clone()).or_insert(0);
+            let first = *game_no + 1;
+            *game_no += rows as u32;
+            let numbers: Vec<u32> = (first..first + rows as u32).collect();
+            ready
+                .frame
+                .with_column(Series::new(Column::GameNo.name().into(), numbers).into_column())?;
+            if let Some(d) = dedup.as_mut() {
+                let mut of_row = Vec::with_capacity(rows);
+                for (i, &key) in ready.keys.iter().enumerate() {
+                    of_row.push(d.mark(key, summary.games_read + i as u64));
+                }
+                let duplicate: Vec<bool> = of_row.iter().map(Option::is_some).collect();
+                ready.frame.with_column(
+                    Series::new(Column::DedupKey.name().into(), ready.keys.clone()).into_column(),
+                )?;
+                ready.frame.with_column(
+                    Series::new(Column::Duplicate.name().into(), duplicate).into_column(),
+                )?;
+                ready.frame.with_column(
+                    Series::new(Column::DuplicateOfRow.name().into(), of_row).into_column(),
+                )?;
+            }
+            for (ending, n) in &ready.endings {
+                *summary.endings.entry(*ending).or_insert(0) += n;
+            }
+            summary.games_read += rows as u64;
+            match &mut group {
+                Some(g) => {
+                    g.vstack_mut(&ready.frame)?;
+                }
+                None => group = Some(ready.frame),
+            }
+            if group.as_ref().is_some_and(|g| g.height() >= ROW_GROUP_ROWS) {
+                let mut full = group.take().expect("checked above");
+                full.rechunk_mut();
+                sink.write(&full)?;
+            }
+            if ready.last && game_numbers.get(&ready.source).is_none_or(|&n| n == 0) {
+                summary.problems.push(InputProblem {
+                    source: ready.source.to_string(),
+                    message: "no PGN games in this input".into(),
+                });
+            }
+            progress(summary.games_read);
+        }
+    }
+    if let Some(mut rest) = group.take().filter(|g| g.height() > 0) {
+        rest.rechunk_mut();
+        sink.write(&rest)?;
+    }
+    summary.duplicates = dedup.map(|d| d.duplicates);
+    anyhow::ensure!(
+        pending.is_empty(),
+        "internal error: {} replayed chunks were never written",
+        pending.len()
+    );
+    Ok(())
+}

@@ -1,0 +1,686 @@
+//! Game records to columns to Parquet, in the order and with the names and
+//! types of [`crate::schema`]; `docs/columns.md` documents every column.
+
+use std::{fs::File, path::Path};
+
+use polars::polars_utils::compression::ZstdLevel;
+use polars::prelude::*;
+
+use crate::schema::Column;
+use remis_core::replay::{Field, GameRecord, Platform, TimeClass};
+use remis_core::rules::{BoardFacts, DrawType, GameResult};
+use shakmaty::Color;
+
+/// Rows per Parquet row group: memory stays flat whatever the input size.
+pub const ROW_GROUP_ROWS: usize = 65_536;
+
+/// Columns being filled for the next row group.
+pub struct TableBuilder {
+    rows: usize,
+    source: StringChunkedBuilder,
+    game_no: PrimitiveChunkedBuilder<UInt32Type>,
+    text: Vec<(Field, StringChunkedBuilder)>,
+    year: PrimitiveChunkedBuilder<Int16Type>,
+    white_elo: PrimitiveChunkedBuilder<UInt16Type>,
+    black_elo: PrimitiveChunkedBuilder<UInt16Type>,
+    time_class: StringChunkedBuilder,
+    platform: StringChunkedBuilder,
+    white_clock: PrimitiveChunkedBuilder<Float32Type>,
+    black_clock: PrimitiveChunkedBuilder<Float32Type>,
+    variant: StringChunkedBuilder,
+    result: StringChunkedBuilder,
+    plies: PrimitiveChunkedBuilder<UInt32Type>,
+    moves: PrimitiveChunkedBuilder<UInt32Type>,
+    ending: StringChunkedBuilder,
+    draw_type: StringChunkedBuilder,
+    final_fen: StringChunkedBuilder,
+    halfmove_clock: PrimitiveChunkedBuilder<UInt16Type>,
+    repetitions: PrimitiveChunkedBuilder<UInt8Type>,
+    flags: Vec<(Flag, BooleanChunkedBuilder)>,
+    result_mismatch: BooleanChunkedBuilder,
+    white_material: PrimitiveChunkedBuilder<UInt8Type>,
+    black_material: PrimitiveChunkedBuilder<UInt8Type>,
+    plus_remise_winner: StringChunkedBuilder,
+    plus_remise_rule: PrimitiveChunkedBuilder<UInt8Type>,
+    plus_remise_white_points: PrimitiveChunkedBuilder<UInt8Type>,
+    plus_remise_black_points: PrimitiveChunkedBuilder<UInt8Type>,
+    automatic_draw_ply: PrimitiveChunkedBuilder<UInt32Type>,
+    first_event: StringChunkedBuilder,
+    final_position_deadness: StringChunkedBuilder,
+    flag_opponent_can_mate: StringChunkedBuilder,
+    mismatch_reason: StringChunkedBuilder,
+    law_result: StringChunkedBuilder,
+    synthetic: BooleanChunkedBuilder,
+    movetext_hash: PrimitiveChunkedBuilder<UInt64Type>,
+    start_fen: StringChunkedBuilder,
+    dedup_key: PrimitiveChunkedBuilder<UInt64Type>,
+    duplicate: BooleanChunkedBuilder,
+    duplicate_of_row: PrimitiveChunkedBuilder<UInt64Type>,
+    error: StringChunkedBuilder,
+}
+
+/// Tag columns, with the field each comes from.
+const TAG_COLUMNS: [(Column, Field); 16] = [
+    (Column::Event, Field::Event),
+    (Column::Site, Field::Site),
+    (Column::Date, Field::Date),
+    (Column::Round, Field::Round),
+    (Column::White, Field::White),
+    (Column::Black, Field::Black),
+    (Column::WhiteTitle, Field::WhiteTitle),
+    (Column::BlackTitle, Field::BlackTitle),
+    (Column::WhiteFideId, Field::WhiteFideId),
+    (Column::BlackFideId, Field::BlackFideId),
+    (Column::Eco, Field::Eco),
+    (Column::Opening, Field::Opening),
+    (Column::TimeControl, Field::TimeControl),
+    (Column::Termination, Field::Termination),
+    (Column::UtcDate, Field::UtcDate),
+    (Column::EventDate, Field::EventDate),
+];
+
+type Flag = (Column, fn(&BoardFacts) -> bool);
+
+/// Rule flags: what held in the final position, whatever was decided.
+const FLAG_COLUMNS: [Flag; 9] = [
+    (Column::Checkmate, |b| b.checkmate),
+    (Column::Stalemate, |b| b.stalemate),
+    (Column::InsufficientMaterial, |b| b.insufficient_material),
+    (Column::Fivefold, |b| b.fivefold),
+    (Column::SeventyFiveMoves, |b| b.seventy_five_moves),
+    (Column::ThreefoldClaimable, |b| b.threefold_claimable),
+    (Column::FiftyClaimable, |b| b.fifty_claimable),
+    (Column::ClaimNeedsWrittenMove, |b| {
+        b.claim_needs_written_move
+    }),
+    (Column::DrawnOnBoard, |b| b.drawn_on_board()),
+];
+
+fn strings(column: Column, capacity: usize) -> StringChunkedBuilder {
+    StringChunkedBuilder::new(column.name().into(), capacity)
+}
+
+fn numbers<T: PolarsNumericType>(column: Column, capacity: usize) -> PrimitiveChunkedBuilder<T> {
+    PrimitiveChunkedBuilder::new(column.name().into(), capacity)
+}
+
+fn booleans(column: Column, capacity: usize) -> BooleanChunkedBuilder {
+    BooleanChunkedBuilder::new(column.name().into(), capacity)
+}
+
+impl TableBuilder {
+    pub fn new(capacity: usize) -> TableBuilder {
+        let c = capacity;
+        TableBuilder {
+            rows: 0,
+            source: strings(Column::Source, c),
+            game_no: numbers(Column::GameNo, c),
+            text: TAG_COLUMNS
+                .iter()
+                .map(|&(column, field)| (field, strings(column, c)))
+                .collect(),
+            year: numbers(Column::Year, c),
+            white_elo: numbers(Column::WhiteElo, c),
+            black_elo: numbers(Column::BlackElo, c),
+            time_class: strings(Column::TimeClass, c),
+            platform: strings(Column::Platform, c),
+            white_clock: numbers(Column::WhiteClock, c),
+            black_clock: numbers(Column::BlackClock, c),
+            variant: strings(Column::Variant, c),
+            result: strings(Column::Result, c),
+            plies: numbers(Column::Plies, c),
+            moves: numbers(Column::Moves, c),
+            ending: strings(Column::Ending, c),
+            draw_type: strings(Column::DrawType, c),
+            final_fen: strings(Column::FinalFen, c),
+            halfmove_clock: numbers(Column::HalfmoveClock, c),
+            repetitions: numbers(Column::Repetitions, c),
+            flags: FLAG_COLUMNS
+                .iter()
+                .map(|&flag| (flag, booleans(flag.0, c)))
+                .collect(),
+            result_mismatch: booleans(Column::ResultMismatch, c),
+            white_material: numbers(Column::WhiteMaterial, c),
+            black_material: numbers(Column::BlackMaterial, c),
+            plus_remise_winner: strings(Column::PlusRemiseWinner, c),
+            plus_remise_rule: numbers(Column::PlusRemiseRule, c),
+            plus_remise_white_points: numbers(Column::PlusRemiseWhitePoints, c),
+            plus_remise_black_points: numbers(Column::PlusRemiseBlackPoints, c),
+            automatic_draw_ply: numbers(Column::AutomaticDrawPly, c),
+            first_event: strings(Column::FirstEvent, c),
+            final_position_deadness: strings(Column::FinalPositionDeadness, c),
+            flag_opponent_can_mate: strings(Column::FlagOpponentCanMate, c),
+            mismatch_reason: strings(Column::MismatchReason, c),
+            law_result: strings(Column::LawResult, c),
+            synthetic: booleans(Column::Synthetic, c),
+            movetext_hash: numbers(Column::MovetextHash, c),
+            start_fen: strings(Column::StartFen, c),
+            dedup_key: numbers(Column::DedupKey, c),
+            duplicate: booleans(Column::Duplicate, c),
+            duplicate_of_row: numbers(Column::DuplicateOfRow, c),
+            error: strings(Column::Error, c),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.rows
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows == 0
+    }
+
+    /// Adds a game. `dedup` is `None` when duplicates are not looked for,
+    /// else the game's key and, for a later copy, the first copy's row.
+    pub fn push(
+        &mut self,
+        source: &str,
+        game_no: u32,
+        g: &GameRecord,
+        dedup: Option<(u64, Option<u64>)>,
+    ) {
+        self.rows += 1;
+        self.source.append_value(source);
+        self.game_no.append_value(game_no);
+        for (field, column) in &mut self.text {
+            column.append_option(g.text.get(*field));
+        }
+        self.year.append_option(g.year());
+        self.white_elo.append_option(g.white_elo);
+        self.black_elo.append_option(g.black_elo);
+        self.time_class.append_option(
+            g.text
+                .get(Field::TimeControl)
+                .and_then(TimeClass::from_time_control)
+                .map(TimeClass::as_str),
+        );
+        self.platform.append_option(
+            g.text
+                .get(Field::Site)
+                .and_then(Platform::from_site)
+                .map(Platform::as_str),
+        );
+        self.white_clock.append_option(g.clocks[0]);
+        self.black_clock.append_option(g.clocks[1]);
+        self.variant
+            .append_option(g.variant.name().or_else(|| g.text.get(Field::Variant)));
+        self.result.append_option(g.result.map(GameResult::as_str));
+        self.plies.append_value(g.plies);
+        self.moves.append_value(g.plies.div_ceil(2));
+        self.ending.append_value(g.ending.as_str());
+        let drawn = g.result == Some(GameResult::Draw) && g.board.is_some();
+        self.draw_type
+            .append_option(drawn.then(|| DrawType::of(g.ending).as_str()));
+        self.final_fen.append_option(g.text.get(Field::FinalFen));
+        self.halfmove_clock.append_option(
+            g.board
+                .map(|b| b.halfmove_clock.min(u16::MAX as u32) as u16),
+        );
+        self.repetitions
+            .append_option(g.board.map(|b| b.repetitions.min(255) as u8));
+        for ((_, flag), column) in &mut self.flags {
+            column.append_option(g.board.as_ref().map(*flag));
+        }
+        self.result_mismatch.append_value(g.result_mismatch());
+        self.white_material
+            .append_option(g.board.map(|b| b.white_material));
+        self.black_material
+            .append_option(g.board.map(|b| b.black_material));
+        let plus = drawn.then(|| g.board.map(|b| b.plus_remise)).flatten();
+        self.plus_remise_winner
+            .append_option(plus.map(|p| match p.winner {
+                Color::White => "white",
+                Color::Black => "black",
+            }));
+        self.plus_remise_rule.append_option(plus.map(|p| p.rule));
+        let points = |p: u32| p.min(255) as u8;
+        self.plus_remise_white_points
+            .append_option(plus.map(|p| points(p.white_points)));
+        self.plus_remise_black_points
+            .append_option(plus.map(|p| points(p.black_points)));
+        self.automatic_draw_ply
+            .append_option(g.first_event.map(|(ply, _)| ply));
+        self.first_event
+            .append_option(g.first_event.map(|(_, event)| event.as_str()));
+        self.final_position_deadness
+            .append_option(g.dead.map(|d| d.as_str()));
+        self.flag_opponent_can_mate
+            .append_option(g.flag_opponent.map(|m| m.as_str()));
+        self.mismatch_reason
+            .append_option(g.mismatch.map(|m| m.as_str()));
+        self.law_result
+            .append_option(g.law_result.map(GameResult::as_str));
+        self.synthetic
+            .append_value(g.text.get(Field::Synthetic).is_some());
+        self.movetext_hash.append_value(g.movetext_hash);
+        self.start_fen.append_option(g.text.get(Field::StartFen));
+        self.dedup_key.append_option(dedup.map(|d| d.0));
+        self.duplicate.append_option(dedup.map(|d| d.1.is_some()));
+        self.duplicate_of_row.append_option(dedup.and_then(|d| d.1));
+        self.error.append_option(g.error());
+    }
+
+    /// Hands the filled columns over as a frame, in the order of
+    /// [`Column::ALL`], and starts afresh.
+    pub fn take_frame(&mut self) -> PolarsResult<DataFrame> {
+        let full = std::mem::replace(self, TableBuilder::new(0));
+        let height = full.rows;
+        let mut columns: Vec<polars::prelude::Column> = vec![
+            full.source.finish().into_column(),
+            full.game_no.finish().into_column(),
+            full.year.finish().into_column(),
+            full.white_elo.finish().into_column(),
+            full.black_elo.finish().into_column(),
+            full.time_class.finish().into_column(),
+            full.platform.finish().into_column(),
+            full.white_clock.finish().into_column(),
+            full.black_clock.finish().into_column(),
+            full.variant.finish().into_column(),
+            full.result.finish().into_column(),
+            full.plies.finish().into_column(),
+            full.moves.finish().into_column(),
+            full.ending.finish().into_column(),
+            full.draw_type.finish().into_column(),
+            full.final_fen.finish().into_column(),
+            full.halfmove_clock.finish().into_column(),
+            full.repetitions.finish().into_column(),
+            full.result_mismatch.finish().into_column(),
+            full.white_material.finish().into_column(),
+            full.black_material.finish().into_column(),
+            full.plus_remise_winner.finish().into_column(),
+            full.plus_remise_rule.finish().into_column(),
+            full.plus_remise_white_points.finish().into_column(),
+            full.plus_remise_black_points.finish().into_column(),
+            full.automatic_draw_ply.finish().into_column(),
+            full.first_event.finish().into_column(),
+            full.final_position_deadness.finish().into_column(),
+            full.flag_opponent_can_mate.finish().into_column(),
+            full.mismatch_reason.finish().into_column(),
+            full.law_result.finish().into_column(),
+            full.synthetic.finish().into_column(),
+            full.movetext_hash.finish().into_column(),
+            full.start_fen.finish().into_column(),
+            full.dedup_key.finish().into_column(),
+            full.duplicate.finish().into_column(),
+            full.duplicate_of_row.finish().into_column(),
+            full.error.finish().into_column(),
+        ];
+        columns.extend(full.text.into_iter().map(|(_, c)| c.finish().into_column()));
+        columns.extend(
+            full.flags
+                .into_iter()
+                .map(|(_, c)| c.finish().into_column()),
+        );
+        // The schema decides the order.
+        let position = |c: &polars::prelude::Column| {
+            Column::from_name(c.name().as_str()).map(|c| Column::ALL.iter().position(|&x| x == c))
+        };
+        columns.sort_by_key(|c| position(c));
+        DataFrame::new(height, columns)
+    }
+}
+
+/// Why the table could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum SinkError {
+    #[error("{path}: cannot write the table here: {cause}")]
+    Create {
+        path: std::path::PathBuf,
+        cause: std::io::Error,
+    },
+    #[error("{path}: writing the table failed: {cause}")]
+    Io {
+        path: std::path::PathBuf,
+        cause: std::io::Error,
+    },
+    #[error("{path}: encoding the table failed: {cause}")]
+    Encode {
+        path: std::path::PathBuf,
+        cause: PolarsError,
+    },
+}
+
+/// A file that remembers the first error the operating system gave, so
+/// that a full disk is reported as such and not as whatever the Parquet
+/// encoder made of it.
+struct RecordingFile {
+    file: File,
+    error: std::sync::Arc<std::sync::Mutex<Option<std::io::Error>>>,
+}
+
+impl std::io::Write for RecordingFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.file.write(buf).inspect_err(|e| self.remember(e))
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush().inspect_err(|e| self.remember(e))
+    }
+}
+
+impl RecordingFile {
+    fn remember(&self, e: &std::io::Error) {
+        if let Ok(mut slot) = self.error.lock()
+            && slot.is_none()
+        {
+            *slot = Some(std::io::Error::new(e.kind(), e.to_string()));
+        }
+    }
+}
+
+/// Writes game rows to a zstd-compressed Parquet file, a row group at a
+/// time. The rows go to a hidden temporary file beside the table, which
+/// replaces the table only when the run has succeeded: an interrupted or
+/// failed run leaves the previous table as it was, and never a torn file
+/// under the table's name.
+pub struct ParquetSink {
+    writer: Option<polars::io::parquet::write::BatchedWriter<RecordingFile>>,
+    /// The temporary file, until it has been handed to the writer.
+    file: Option<RecordingFile>,
+    /// A second handle on the temporary file, for fsync.
+    sync: File,
+    error: std::sync::Arc<std::sync::Mutex<Option<std::io::Error>>>,
+    path: std::path::PathBuf,
+    temp: std::path::PathBuf,
+    pub rows_written: u64,
+    /// The manifest, as the footer's key-value metadata stores it.
+    manifest: String,
+}
+
+impl ParquetSink {
+    /// Creates the temporary file at once, so that an unwritable place is
+    /// reported before any work. Temporary files that dead runs left beside
+    /// the table (a kill leaves no chance to remove them) are removed.
+    pub fn create(path: &Path, manifest: &Manifest) -> Result<ParquetSink, SinkError> {
+        let name = path
+            .file_name()
+            .map_or_else(|| "games.parquet".into(), |n| n.to_string_lossy());
+        remove_stale_temporaries(path);
+        let temp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+        let create_error = |cause| SinkError::Create {
+            path: path.to_path_buf(),
+            cause,
+        };
+        let file = File::create(&temp).map_err(create_error)?;
+        register_temporary(&temp);
+        let sync = file.try_clone().map_err(create_error)?;
+        let error = std::sync::Arc::default();
+        Ok(ParquetSink {
+            writer: None,
+            file: Some(RecordingFile {
+                file,
+                error: std::sync::Arc::clone(&error),
+            }),
+            sync,
+            error,
+            path: path.to_path_buf(),
+            temp,
+            rows_written: 0,
+            manifest: manifest.to_json(),
+        })
+    }
+
+    /// The error to report for a failure of the encoder: the operating
+    /// system's, when it gave one.
+    fn failure(&self, encoder: PolarsError) -> SinkError {
+        let path = self.path.clone();
+        match self.error.lock().ok().and_then(|mut e| e.take()) {
+            Some(cause) => SinkError::Io { path, cause },
+            None => SinkError::Encode {
+                path,
+                cause: encoder,
+            },
+        }
+    }
+
+    pub fn write(&mut self, frame: &DataFrame) -> Result<(), SinkError> {
+        if self.writer.is_none()
+            && let Some(file) = self.file.take()
+        {
+            let writer = ParquetWriter::new(file)
+                .with_compression(ParquetCompression::Zstd(Some(
+                    ZstdLevel::try_new(1).expect("zstd level 1 exists"),
+                )))
+                // Min, max and null counts let readers skip row groups; a
+                // distinct count for every column of every group costs
+                // the writer and no reader uses it.
+                .with_statistics(StatisticsOptions {
+                    distinct_count: false,
+                    ..StatisticsOptions::full()
+                })
+                // The replay workers keep every core busy; encoding columns
+                // on polars' own pool as well would only oversubscribe.
+                .set_parallel(false)
+                .with_key_value_metadata(Some(KeyValueMetadata::from_static(vec![(
+                    MANIFEST_KEY.to_string(),
+                    self.manifest.clone(),
+                )])))
+                .batched(frame.schema())
+                .map_err(|e| self.failure(e))?;
+            self.writer = Some(writer);
+        }
+        if let Some(writer) = &mut self.writer {
+            writer.write_batch(frame).map_err(|e| self.failure(e))?;
+        }
+        self.rows_written += frame.height() as u64;
+        Ok(())
+    }
+
+    /// Writes the footer, flushes the file to disk and moves it over the
+    /// table. An input without games still gets a valid, empty table with
+    /// the full schema.
+    pub fn finish(mut self) -> Result<(), SinkError> {
+        if self.writer.is_none() {
+            let empty = TableBuilder::new(0)
+                .take_frame()
+                .map_err(|e| self.failure(e))?;
+            self.write(&empty)?;
+        }
+        if let Some(writer) = self.writer.take() {
+            writer.finish().map_err(|e| self.failure(e))?;
+        }
+        let io_error = |cause| SinkError::Io {
+            path: self.path.clone(),
+            cause,
+        };
+        self.sync.sync_all().map_err(io_error)?;
+        std::fs::rename(&self.temp, &self.path).map_err(io_error)?;
+        forget_temporary(&self.temp);
+        Ok(())
+    }
+}
+
+/// Temporary files being written, so that an interrupted run (SIGINT,
+/// SIGTERM) can remove them before it exits.
+static TEMPORARIES: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// Notes a temporary file that must not outlive an interrupted run.
+pub fn register_temporary(path: &Path) {
+    if let Ok(mut list) = TEMPORARIES.lock() {
+        list.push(path.to_path_buf());
+    }
+}
+
+/// The temporary file is gone (renamed over its table, or removed).
+pub fn forget_temporary(path: &Path) {
+    if let Ok(mut list) = TEMPORARIES.lock() {
+        list.retain(|p| p != path);
+    }
+}
+
+/// Removes every temporary file still being written; returns them. For
+/// the signal handler: the tables they would have replaced stay as they
+/// were.
+pub fn remove_temporaries() -> Vec<std::path::PathBuf> {
+    let Ok(mut list) = TEMPORARIES.lock() else {
+        return Vec::new();
+    };
+    let removed: Vec<_> = list
+        .drain(..)
+        .filter(|p| std::fs::remove_file(p).is_ok())
+        .collect();
+    removed
+}
+
+/// The key of the manifest in a table's Parquet footer.
+pub const MANIFEST_KEY: &str = "remis.manifest";
+
+/// What a table was made from, stored in its Parquet footer (the footer
+/// also holds its row count): the inputs as the file system saw them, and
+/// the remis that read them. A shard names the one input it came from, so
+/// that another input never replaces it, and a rerun can tell whether it is
+/// still current.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Manifest {
+    pub remis: String,
+    pub inputs: Vec<InputStamp>,
+}
+
+/// One input: its path (canonical where it exists), size and modification
+/// time; standard input has neither.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct InputStamp {
+    pub path: String,
+    pub bytes: Option<u64>,
+    pub modified_ns: Option<u128>,
+}
+
+impl InputStamp {
+    pub fn of_path(path: &Path) -> InputStamp {
+        let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let meta = std::fs::metadata(path).ok();
+        InputStamp {
+            path: canonical.to_string_lossy().into_owned(),
+            bytes: meta.as_ref().map(|m| m.len()),
+            modified_ns: meta
+                .and_then(|m| m.modified().ok())
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map(|d| d.as_nanos()),
+        }
+    }
+
+    pub fn stdin() -> InputStamp {
+        InputStamp {
+            path: "-".into(),
+            bytes: None,
+            modified_ns: None,
+        }
+    }
+}
+
+/// Why a table's manifest could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ManifestError {
+    #[error("{path}: not a readable Parquet file: {cause}")]
+    Unreadable {
+        path: std::path::PathBuf,
+        cause: PolarsError,
+    },
+    #[error("{path}: its remis manifest is corrupt: {cause}")]
+    Corrupt {
+        path: std::path::PathBuf,
+        cause: String,
+    },
+}
+
+impl Manifest {
+    pub fn new(inputs: Vec<InputStamp>) -> Manifest {
+        Manifest {
+            remis: env!("CARGO_PKG_VERSION").to_string(),
+            inputs,
+        }
+    }
+
+    fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a manifest is plain data")
+    }
+
+    /// The manifest of an existing table: `None` when the file has none
+    /// (not written by remis, or by a remis before manifests).
+    pub fn read(path: &Path) -> Result<Option<Manifest>, ManifestError> {
+        let unreadable = |cause| ManifestError::Unreadable {
+            path: path.to_path_buf(),
+            cause,
+        };
+        let file = File::open(path).map_err(|e| unreadable(e.into()))?;
+        let mut reader = ParquetReader::new(file);
+        let metadata = reader.get_metadata().map_err(unreadable)?;
+        let Some(value) = metadata
+            .key_value_metadata
+            .as_ref()
+            .and_then(|kv| kv.iter().find(|kv| kv.key == MANIFEST_KEY))
+            .map(|kv| kv.value.clone().unwrap_or_default())
+        else {
+            return Ok(None);
+        };
+        serde_json::from_str(&value)
+            .map(Some)
+            .map_err(|e| ManifestError::Corrupt {
+                path: path.to_path_buf(),
+                cause: e.to_string(),
+            })
+    }
+}
+
+/// Removes `.NAME.PID.tmp` beside `path` for every PID that is no longer a
+/// running process (Linux's /proc tells); says so on standard error.
+fn remove_stale_temporaries(path: &Path) {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return;
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let prefix = format!(".{}.", name.to_string_lossy());
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = file
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.strip_suffix(".tmp"))
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let alive = pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists();
+        if !alive && Path::new("/proc/self").exists() && std::fs::remove_file(entry.path()).is_ok()
+        {
+            eprintln!(
+                "remis: removed {}, left by an interrupted run (process {pid})",
+                entry.path().display()
+            );
+        }
+    }
+}
+
+impl Drop for ParquetSink {
+    fn drop(&mut self) {
+        // Still there only when the run failed: the table stays as it was.
+        let _ = std::fs::remove_file(&self.temp);
+        forget_temporary(&self.temp);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_frame_has_exactly_the_schema() {
+        let frame = TableBuilder::new(0).take_frame().unwrap();
+        let got: Vec<(String, DataType)> = frame
+            .columns()
+            .iter()
+            .map(|c| (c.name().to_string(), c.dtype().clone()))
+            .collect();
+        let want: Vec<(String, DataType)> = Column::ALL
+            .iter()
+            .map(|c| (c.name().to_string(), c.dtype()))
+            .collect();
+        assert_eq!(got, want);
+    }
+}
