@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 use super::filters::{FilterArgs, SourceArgs};
 use remis_report::analysis;
 use remis_report::analysis::draws::YearBins;
+use remis_report::render::format::percent;
 use remis_report::render::html;
 
 #[derive(clap::Args)]
@@ -87,10 +88,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let overall = aggregate.stats.overall();
     match overall.rate() {
         Some(rate) => eprintln!(
-            "remis: report of {} games ({} drawn, {:.1}%) -> {}",
+            "remis: report of {} games ({} drawn, {}) -> {}",
             overall.n,
             overall.successes,
-            rate * 100.0,
+            percent(rate),
             args.out.display()
         ),
         None => eprintln!(

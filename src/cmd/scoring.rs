@@ -7,6 +7,7 @@ use anyhow::Result;
 
 use super::filters::{FilterArgs, SourceArgs};
 use remis_report::analysis::scoring;
+use remis_report::render::format::percent;
 use remis_report::render::text::{self, StudyFormat};
 
 #[derive(clap::Args)]
@@ -62,9 +63,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     for ((winner, rule), n) in &study.plus_remise_draws {
         writeln!(
             out,
-            "  {winner} wins, {}: {n} ({:.1}%)",
+            "  {winner} wins, {}: {n} ({})",
             scoring::rule_name(*rule),
-            100.0 * *n as f64 / draws.max(1) as f64
+            percent(*n as f64 / draws.max(1) as f64)
         )?;
     }
     writeln!(

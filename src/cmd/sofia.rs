@@ -8,6 +8,7 @@ use anyhow::Result;
 use super::filters::{FilterArgs, SourceArgs};
 use remis_core::rules::DrawType;
 use remis_report::analysis::rule_study::{self, Measure};
+use remis_report::render::format::percent;
 use remis_report::render::text::{self, StudyFormat};
 use remis_report::study::Proportion;
 
@@ -223,7 +224,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
 pub fn cell(p: Proportion) -> String {
     match (p.rate(), p.wilson95()) {
         (Some(r), Some((lo, hi))) => {
-            format!("{:.1}% ({:.1}–{:.1})", r * 100.0, lo * 100.0, hi * 100.0)
+            format!("{} ({:.1}–{:.1})", percent(r), lo * 100.0, hi * 100.0)
         }
         _ => "–".into(),
     }

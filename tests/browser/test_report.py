@@ -214,3 +214,12 @@ def test_screenshot(browser):
         1 for y in range(256) if any(sum(small.getpixel((x, y))) < 740 for x in range(64))
     )
     assert rows_with_ink > 192, rows_with_ink
+    # The charts were painted, not only the text: the agreed-draw colour of
+    # the draw-type charts (palette.rs, #4e79a7) fills whole bars.
+    agreed = (0x4E, 0x79, 0xA7)
+    painted = sum(
+        1
+        for pixel in image.getdata()
+        if all(abs(channel - want) <= 6 for channel, want in zip(pixel, agreed))
+    )
+    assert painted > 2000, painted

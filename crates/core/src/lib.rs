@@ -1,18 +1,19 @@
 //! remis's core: from bytes to classified games, and nothing after.
 //!
-//! - [`fnv`] and [`rng`]: the one small hash and the one seeded
-//!   generator, leaves;
+//! - [`fnv`], [`rng`] and [`excerpt`]: the one small hash, the one seeded
+//!   generator and the one way to quote text in a message, leaves;
 //! - [`input`]: files, folders, stdin, compression, chunks of whole games;
 //!   games stored as columns come in through a [`input::ColumnarSource`]
 //!   that a higher layer supplies (the table crate reads Parquet);
 //! - [`rules`]: the FIDE Laws as pure functions over shakmaty positions,
 //!   the searches for dead positions and mating chances, and the rule
-//!   state of one game ([`rules::GameLaw`]);
+//!   state of one game ([`rules::Arbiter`]);
 //! - [`replay`]: the pgn-reader visitor that feeds a game's moves to the
 //!   rules and turns it into a [`replay::GameRecord`].
 //!
 //! This crate knows nothing of Parquet, polars or charts.
 
+pub mod excerpt;
 pub mod fnv;
 pub mod input;
 pub mod replay;

@@ -206,9 +206,7 @@ fn replay_chunk(replayer: &mut GameReplayer, chunk: input::Chunk, dedup: bool) -
     let mut endings = BTreeMap::new();
     let mut keys = Vec::with_capacity(if dedup { records.len() } else { 0 });
     for record in &records {
-        // Numbers and duplicate marks depend on the games before this chunk:
-        // the writer fills them in.
-        table.push(&chunk.source, 0, record, None);
+        table.push(&chunk.source, record);
         *endings.entry(record.ending).or_insert(0) += 1;
         if dedup {
             keys.push(dedup::game_key(

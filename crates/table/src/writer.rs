@@ -162,26 +162,13 @@ impl TableBuilder {
         }
     }
 
-    pub fn len(&self) -> usize {
-        self.rows
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.rows == 0
-    }
-
-    /// Adds a game. `dedup` is `None` when duplicates are not looked for,
-    /// else the game's key and, for a later copy, the first copy's row.
-    pub fn push(
-        &mut self,
-        source: &str,
-        game_no: u32,
-        g: &GameRecord,
-        dedup: Option<(u64, Option<u64>)>,
-    ) {
+    /// Adds a game. Its number in its source and its duplicate marks depend
+    /// on the games before its chunk: the writer fills them in, in input
+    /// order ([`crate::pipeline`]); here they are 0 and null.
+    pub fn push(&mut self, source: &str, g: &GameRecord) {
         self.rows += 1;
         self.source.append_value(source);
-        self.game_no.append_value(game_no);
+        self.game_no.append_value(0);
         for (field, column) in &mut self.text {
             column.append_option(g.text.get(*field));
         }
@@ -254,9 +241,9 @@ impl TableBuilder {
             .append_value(g.text.get(Field::Synthetic).is_some());
         self.movetext_hash.append_value(g.movetext_hash);
         self.start_fen.append_option(g.text.get(Field::StartFen));
-        self.dedup_key.append_option(dedup.map(|d| d.0));
-        self.duplicate.append_option(dedup.map(|d| d.1.is_some()));
-        self.duplicate_of_row.append_option(dedup.and_then(|d| d.1));
+        self.dedup_key.append_null();
+        self.duplicate.append_null();
+        self.duplicate_of_row.append_null();
         self.error.append_option(g.error());
     }
 

@@ -3,7 +3,8 @@
 use std::{io::Read, sync::Arc};
 
 use super::{
-    frame::{Framer, GameSpan, Limits},
+    Limits,
+    frame::{Framer, GameSpan},
     text::NormalizedText,
 };
 

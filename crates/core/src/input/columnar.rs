@@ -6,7 +6,7 @@
 
 use std::{path::Path, sync::Arc};
 
-use super::frame::{GameSpan, Limits};
+use super::{GameSpan, Limits};
 
 /// Why a file of games stored as columns could not be read.
 pub type ColumnarError = Box<dyn std::error::Error + Send + Sync>;

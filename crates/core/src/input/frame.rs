@@ -27,71 +27,8 @@
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use super::pgn::{TagPair, is_space, tag_pairs, trim_line};
-
-/// Caps on what one game may hold. A game over a cap becomes a row with
-/// `ending = invalid` and an error naming the cap.
-#[derive(Copy, Clone, Debug, Eq, PartialEq)]
-pub struct Limits {
-    /// Bytes of one game, tags and movetext together.
-    pub max_game_bytes: usize,
-    /// Bytes of one game's tag section.
-    pub max_header_bytes: usize,
-    /// Bytes of one `{ comment }`.
-    pub max_comment_bytes: usize,
-    /// Plies of one game.
-    pub max_plies: u32,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_game_bytes: 16 << 20,
-            max_header_bytes: 256 << 10,
-            max_comment_bytes: 1 << 20,
-            // The 75-move rule (9.6.2) ends every game within 17,697 plies.
-            max_plies: 20_000,
-        }
-    }
-}
-
-/// A tag line longer than this is not read as one (it may still be
-/// skipped as part of an over-long game).
-pub const MAX_TAG_LINE_BYTES: usize = 64 << 10;
-
-/// Which cap a game broke.
-#[derive(Copy, Clone, Debug, Eq, PartialEq)]
-pub enum Cap {
-    GameBytes(usize),
-    HeaderBytes(usize),
-}
-
-impl std::fmt::Display for Cap {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Cap::GameBytes(n) => write!(
-                f,
-                "game longer than {} (--max-game-bytes); only its tags were read",
-                bytes(*n)
-            ),
-            Cap::HeaderBytes(n) => write!(
-                f,
-                "tag section longer than {} (--max-header-bytes); only its first tags were read",
-                bytes(*n)
-            ),
-        }
-    }
-}
-
-fn bytes(n: usize) -> String {
-    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
-        format!("{} MiB", n >> 20)
-    } else if n >= 1 << 10 && n.is_multiple_of(1 << 10) {
-        format!("{} KiB", n >> 10)
-    } else {
-        format!("{n} bytes")
-    }
-}
+use super::limits::{Cap, Limits, MAX_TAG_LINE_BYTES};
+use super::tag_line::{TagPair, is_space, tag_pairs, trim_line};
 
 /// One game found in a chunk of text.
 #[derive(Clone, Debug, Eq, PartialEq)]

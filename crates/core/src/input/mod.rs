@@ -5,15 +5,18 @@
 mod chunk;
 mod columnar;
 mod frame;
+mod limits;
 mod open;
 pub mod pgn;
+mod tag_line;
 mod text;
 
 pub use chunk::{Chunk, chunk_stream};
 pub use columnar::{
     ColumnarError, ColumnarGames, ColumnarSource, NoColumnarSource, Rows, TagTable,
 };
-pub use frame::{Cap, Framer, GameSpan, Limits, MAX_TAG_LINE_BYTES};
+pub use frame::{Framer, GameSpan};
+pub use limits::{Cap, Limits, MAX_TAG_LINE_BYTES};
 pub use open::{InputProblem, read_chunks};
 pub use text::NormalizedText;
 

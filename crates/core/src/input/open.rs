@@ -14,7 +14,7 @@ use std::{
 use super::{
     Chunk, ColumnarGames, ColumnarSource, Input, Rows, TagTable,
     chunk::{MAX_CHUNK_GAMES, chunk_stream},
-    frame::Limits,
+    limits::Limits,
 };
 
 /// A damaged input: reported on stderr and in the summary; the games read

@@ -9,7 +9,7 @@
 //! caller turns the game into an invalid row. The visitor sees the same
 //! calls as with pgn-reader's reader, so the replay code does not change.
 
-use std::ops::{ControlFlow, Range};
+use std::ops::ControlFlow;
 
 use pgn_reader::{KnownOutcome, Nag, Outcome, RawComment, RawTag, SanPlus, Visitor};
 use shakmaty::{
@@ -17,7 +17,9 @@ use shakmaty::{
     san::{San, Suffix},
 };
 
-use super::frame::Limits;
+use super::limits::Limits;
+use super::tag_line::{TagPair, is_space, tag_pairs, trim_line};
+use crate::excerpt::excerpt;
 
 /// Why a game could not be read.
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
@@ -52,18 +54,6 @@ pub enum Read<O> {
     Broken(SyntaxError),
     /// Text without tags whose first token is not PGN either: not a game.
     NotPgn,
-}
-
-/// Text shown in an error for a token or line: at most 40 characters.
-fn excerpt(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(bytes);
-    let mut chars = text.chars();
-    let head: String = chars.by_ref().take(40).collect();
-    if chars.next().is_some() {
-        format!("{head}…")
-    } else {
-        head
-    }
 }
 
 fn is_token_end(byte: u8) -> bool {
@@ -542,31 +532,6 @@ const RESULTS: [(&[u8], Token); 12] = [
     (b"0-0", castle(CastlingSide::KingSide, None)),
 ];
 
-/// What PGN reading counts as white space, in framing, in tag lines and
-/// in movetext alike: the ASCII spaces and line ends, vertical tab, form
-/// feed, and NUL (the padding some tools and zero-filled downloads leave).
-pub(crate) fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c | 0x00)
-}
-
-/// A line without surrounding white space (see [`is_space`]) and without a
-/// byte-order mark.
-pub(crate) fn trim_line(line: &[u8]) -> &[u8] {
-    let line = line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(line);
-    let start = line
-        .iter()
-        .position(|&b| !is_space(b))
-        .unwrap_or(line.len());
-    let end = line
-        .iter()
-        .rposition(|&b| !is_space(b))
-        .map_or(start, |e| e + 1);
-    &line[start..end]
-}
-
-/// Where a tag's name and raw value lie in its line.
-pub(crate) type TagPair = (Range<usize>, Range<usize>);
-
 /// Reads the tag pairs of one line: `[Name "value"]`, possibly several.
 /// A value holding unescaped quotes (`[Event "The "Big" Open"]`, a common
 /// export fault) is read up to the last quote of a line with a single tag.
@@ -584,85 +549,4 @@ fn read_tag_line<O>(
         }
     }
     Ok(ControlFlow::Continue(()))
-}
-
-/// Finds the tag pairs of a line (without surrounding whitespace) into
-/// `pairs`; false if it is not a tag line.
-pub(crate) fn tag_pairs(line: &[u8], pairs: &mut Vec<TagPair>) -> bool {
-    pairs.clear();
-    if split_tags(line, pairs) {
-        return true;
-    }
-    pairs.clear();
-    match lenient_tag(line) {
-        Some(pair) => {
-            pairs.push(pair);
-            true
-        }
-        None => false,
-    }
-}
-
-/// The length of the tag name at `line[at..]`.
-fn tag_name(line: &[u8], at: usize) -> Option<Range<usize>> {
-    let len = line[at..]
-        .iter()
-        .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
-        .unwrap_or(line.len() - at);
-    (len > 0).then_some(at..at + len)
-}
-
-fn skip_spaces(line: &[u8], mut at: usize) -> usize {
-    while line.get(at).is_some_and(|&b| is_space(b)) {
-        at += 1;
-    }
-    at
-}
-
-/// Tag pairs by the standard's escaping rules; false when the line does
-/// not follow them.
-fn split_tags(line: &[u8], pairs: &mut Vec<TagPair>) -> bool {
-    let mut at = 0;
-    while at < line.len() {
-        if line[at] != b'[' {
-            return false;
-        }
-        let Some(name) = tag_name(line, at + 1) else {
-            return false;
-        };
-        at = skip_spaces(line, name.end);
-        if line.get(at) != Some(&b'"') {
-            return false;
-        }
-        let value_start = at + 1;
-        let mut i = value_start;
-        let close = loop {
-            match memchr::memchr2(b'"', b'\\', &line[i.min(line.len())..]) {
-                Some(d) if line[i + d] == b'\\' => i += d + 2,
-                Some(d) => break i + d,
-                None => return false,
-            }
-        };
-        at = skip_spaces(line, close + 1);
-        if line.get(at) != Some(&b']') {
-            return false;
-        }
-        pairs.push((name, value_start..close));
-        at = skip_spaces(line, at + 1);
-    }
-    true
-}
-
-fn lenient_tag(line: &[u8]) -> Option<TagPair> {
-    if line.first() != Some(&b'[') {
-        return None;
-    }
-    let name = tag_name(line, 1)?;
-    let open = skip_spaces(line, name.end);
-    if line.get(open) != Some(&b'"') {
-        return None;
-    }
-    let body = line.strip_suffix(b"]")?.trim_ascii_end();
-    let close = body.len().checked_sub(1)?;
-    (close > open && body[close] == b'"').then_some((name, open + 1..close))
 }

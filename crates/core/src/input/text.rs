@@ -60,11 +60,6 @@ impl<R: Read> NormalizedText<R> {
         }
     }
 
-    /// The encoding found at the start, once the first read has happened.
-    pub fn encoding(&self) -> Option<Encoding> {
-        self.encoding
-    }
-
     /// Reads more raw bytes, keeping the undecoded rest. Returns false at the
     /// end of the stream.
     fn fill(&mut self) -> io::Result<bool> {

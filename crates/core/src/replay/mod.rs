@@ -20,14 +20,15 @@ use shakmaty::{
     san::{San, SanError},
 };
 
+use crate::excerpt::first_line_excerpt;
 use crate::fnv;
 use crate::input::{
     Chunk, GameSpan, Limits, TagTable,
     pgn::{self, SyntaxError},
 };
 use crate::rules::{
-    self, BoardFacts, Deadness, Ending, Event, Facts, GameResult, Mate, Mismatch, PositionHistory,
-    SearchOptions, Termination,
+    self, Arbiter, BoardFacts, Deadness, Ending, Event, GameResult, Mate, Mismatch, SearchOptions,
+    Termination,
 };
 
 /// The rules a game is played under, from its `Variant` tag.
@@ -167,27 +168,6 @@ fn clock_seconds(comment: &[u8]) -> Option<f32> {
     seconds.is_finite().then_some(seconds)
 }
 
-/// The first line of a text, for a message: at most 40 characters.
-fn excerpt(text: &[u8]) -> String {
-    let line = text
-        .split(|&b| b == b'\n')
-        .map(<[u8]>::trim_ascii)
-        .find(|l| !l.is_empty())
-        .unwrap_or_default();
-    let line = String::from_utf8_lossy(line);
-    let mut chars = line.chars();
-    let head: String = chars
-        .by_ref()
-        .take(40)
-        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
-        .collect();
-    if chars.next().is_some() {
-        format!("{head}…")
-    } else {
-        head
-    }
-}
-
 fn parse_year(date: &str) -> Option<i16> {
     let digits = date.as_bytes().get(..4)?;
     if !digits.iter().all(u8::is_ascii_digit) {
@@ -226,23 +206,17 @@ fn move_code(m: shakmaty::Move) -> u64 {
     (u64::from(m.from().map_or(64, |s| s as u8)) << 10) | ((m.to() as u64) << 4) | promotion
 }
 
-/// The pgn-reader visitor. One per worker thread; its buffers are reused
-/// from game to game.
+/// The pgn-reader visitor: reads a game's text, feeds its moves to the
+/// [`Arbiter`] and fills the record. One per worker thread; its buffers
+/// are reused from game to game.
 pub struct GameReplayer {
     limits: Limits,
-    search: SearchOptions,
     resolver: SanResolver,
     /// The game being read broke a framing cap: only its tags are read.
     cut: Option<crate::input::Cap>,
     record: GameRecord,
-    /// The start position and the moves played from it, to go back to
-    /// any ply of the game.
-    start: Chess,
-    moves: Vec<shakmaty::Move>,
-    pos: Chess,
-    history: PositionHistory,
-    /// The first fivefold repetition or 75-move draw (9.6), and its ply.
-    automatic: Option<(u32, Event)>,
+    /// The rule state of the game: positions, history, 9.6 events.
+    arbiter: Arbiter,
     movetext_result: Option<GameResult>,
     /// Where the text of the game being read starts in memory, and where
     /// each side's last comment lies in it (white, black): clocks are read
@@ -276,17 +250,12 @@ impl GameReplayer {
     pub fn with_options(limits: Limits, search: SearchOptions) -> GameReplayer {
         GameReplayer {
             limits,
-            search,
             resolver: SanResolver::default(),
-            start: Chess::default(),
-            moves: Vec::with_capacity(256),
-            automatic: None,
             text_base: 0,
             last_comments: [None, None],
             cut: None,
             record: GameRecord::new(),
-            pos: Chess::default(),
-            history: PositionHistory::new(),
+            arbiter: Arbiter::new(search),
             movetext_result: None,
         }
     }
@@ -347,7 +316,7 @@ impl GameReplayer {
                 pgn::Read::Broken(error) => records.push(self.abandon(&error)),
                 pgn::Read::NotPgn => not_pgn.push(NotPgn {
                     line: span.line,
-                    excerpt: excerpt(text),
+                    excerpt: first_line_excerpt(text),
                 }),
             }
         }
@@ -381,7 +350,7 @@ impl GameReplayer {
             Variant::Chess960 => CastlingMode::Chess960,
             _ => CastlingMode::Standard,
         };
-        self.pos = match self.record.text.get(Field::StartFen) {
+        let start = match self.record.text.get(Field::StartFen) {
             None => Chess::default(),
             Some(fen) => {
                 let fen = Fen::from_ascii(fen.trim().as_bytes())
@@ -402,16 +371,11 @@ impl GameReplayer {
                 }
             }
         };
-        self.history.reset(&self.pos);
-        self.start = self.pos.clone();
-        self.moves.clear();
-        // A set-up position may already be past 75 moves (9.6.2).
-        self.automatic = (self.pos.halfmoves() >= 150 && !self.pos.is_checkmate())
-            .then_some((0, Event::SeventyFiveMoves));
         if self.record.text.get(Field::StartFen).is_some() {
-            let start = rules::position_hash(&self.pos);
-            self.record.movetext_hash = fnv::mix(self.record.movetext_hash, start);
+            let hash = rules::position_hash(&start);
+            self.record.movetext_hash = fnv::mix(self.record.movetext_hash, hash);
         }
+        self.arbiter.start(start);
         Ok(())
     }
 
@@ -420,105 +384,25 @@ impl GameReplayer {
         if record.result.is_none() {
             record.result = self.movetext_result;
         }
-        let board = BoardFacts::of(&self.pos, &mut self.history);
-        let mut first = self.automatic;
-        let final_event = if board.checkmate {
-            Some(Event::Checkmate)
-        } else if board.stalemate {
-            Some(Event::Stalemate)
-        } else {
-            None
-        };
-        first = Event::first(first, final_event.map(|e| (record.plies, e)));
-        if final_event.is_none() && !self.search.off {
-            let dead = rules::deadness(&self.pos, usize::from(board.legal_moves), &self.search);
-            if dead.is_dead() {
-                first = Event::first(first, Some(self.first_dead_ply(record.plies)));
-            }
-            record.dead = Some(dead);
-        } else if board.stalemate && !self.search.off {
-            // A stalemate is a dead position, and the position may have been
-            // dead before the stalemating move (K a8 shut in by a pawn on
-            // a7: every move stalemates). The earlier one ends the game; at
-            // the same ply the stalemate takes precedence.
-            first = Event::first(first, Some(self.first_dead_ply(record.plies)));
-        }
         let termination = Termination::parse(
             record.text.get(Field::Termination),
             record.text.get(Field::White),
             record.text.get(Field::Black),
         );
         let result = record.result.unwrap_or(GameResult::Unknown);
-        // 6.9: whose mating chances a flag fall asks about.
-        let flag_opponent = match (termination, result, first) {
-            _ if self.search.off => None,
-            (Termination::TimeForfeit | Termination::TimeoutVsInsufficientMaterial, _, None) => {
-                match result {
-                    GameResult::Win(winner) => Some(winner),
-                    GameResult::Draw => Some(!self.pos.turn()),
-                    GameResult::Unknown => None,
-                }
-            }
-            _ => None,
-        }
-        .map(|color| {
-            rules::can_mate_after_flag(
-                &self.pos,
-                color,
-                usize::from(board.legal_moves),
-                &self.search,
-            )
-        });
-        let verdict = rules::classify(
-            result,
-            termination,
-            &Facts {
-                board: &board,
-                first_event: first,
-                flag_opponent,
-            },
-        );
-        record.ending = verdict.ending;
-        record.mismatch = verdict.mismatch;
-        record.law_result = verdict.law_result;
-        record.first_event = first;
-        record.flag_opponent = flag_opponent;
-        record.board = Some(board);
+        let ruling = self.arbiter.rule(result, termination);
+        record.ending = ruling.verdict.ending;
+        record.mismatch = ruling.verdict.mismatch;
+        record.law_result = ruling.verdict.law_result;
+        record.first_event = ruling.first_event;
+        record.dead = ruling.dead;
+        record.flag_opponent = ruling.flag_opponent;
+        record.board = Some(ruling.board);
         record.text.set_display(
             Field::FinalFen,
-            Fen::from_position(&self.pos, EnPassantMode::Legal),
+            Fen::from_position(self.arbiter.position(), EnPassantMode::Legal),
         );
         record
-    }
-
-    /// The first ply whose position is dead, the final one being dead.
-    /// Deadness never ends once reached (every position after a dead one is
-    /// dead), so a binary search over the plies finds it.
-    fn first_dead_ply(&self, plies: u32) -> (u32, Event) {
-        let at = |ply: u32| {
-            let mut pos = self.start.clone();
-            for &m in &self.moves[..ply as usize] {
-                pos.play_unchecked(m);
-            }
-            rules::deadness(&pos, pos.legal_moves().len(), &self.search)
-        };
-        let kind = |d: Deadness| match d {
-            Deadness::InsufficientMaterial => Event::InsufficientMaterial,
-            _ => Event::DeadPosition,
-        };
-        let (mut lo, mut hi) = (0, plies);
-        let mut dead_at_hi = at(hi);
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            let d = at(mid);
-            if d.is_dead() {
-                hi = mid;
-                dead_at_hi = d;
-            } else {
-                lo = mid + 1;
-            }
-        }
-        (hi, kind(dead_at_hi))
     }
 }
 
@@ -566,15 +450,16 @@ impl Visitor for GameReplayer {
     }
 
     fn san(&mut self, _: &mut (), san_plus: SanPlus) -> ControlFlow<GameRecord> {
+        let pos = self.arbiter.position();
         let m = match self.resolver {
-            SanResolver::Remis => san::resolve(&self.pos, san_plus.san),
-            SanResolver::Shakmaty => san_plus.san.to_move(&self.pos),
+            SanResolver::Remis => san::resolve(pos, san_plus.san),
+            SanResolver::Shakmaty => san_plus.san.to_move(pos),
         };
         let m = match m {
             Ok(m) => m,
             Err(e) => {
-                let number = self.pos.fullmoves();
-                let dots = if self.pos.turn() == Color::White {
+                let number = pos.fullmoves();
+                let dots = if pos.turn() == Color::White {
                     "."
                 } else {
                     "..."
@@ -595,27 +480,10 @@ impl Visitor for GameReplayer {
                 self.fail(format_args!("game longer than {limit} plies (--max-plies)")),
             );
         }
-        let irreversible = self.pos.is_irreversible(m);
-        self.pos.play_unchecked(m);
-        self.moves.push(m);
-        self.history.push(&self.pos, irreversible);
+        self.arbiter.play(m);
         let record = &mut self.record;
         record.plies += 1;
         record.movetext_hash = fnv::mix(record.movetext_hash, move_code(m));
-        // 9.6: a fivefold repetition or 75 moves end the game at once, even
-        // when nobody noticed and play went on; a mate on that move wins
-        // (9.6.2). Fivefold needs at least 16 reversible plies.
-        if self.automatic.is_none() {
-            let rule = if self.history.reversible_plies() >= 16 && self.history.current_count() >= 5
-            {
-                Some(Event::FivefoldRepetition)
-            } else if self.pos.halfmoves() >= 150 && !self.pos.is_checkmate() {
-                Some(Event::SeventyFiveMoves)
-            } else {
-                None
-            };
-            self.automatic = rule.map(|rule| (record.plies, rule));
-        }
         ControlFlow::Continue(())
     }
 
@@ -626,7 +494,7 @@ impl Visitor for GameReplayer {
     ) -> ControlFlow<GameRecord> {
         // A comment after a move belongs to the side that made it.
         if self.record.plies > 0 {
-            let side = usize::from(self.pos.turn() == Color::White);
+            let side = usize::from(self.arbiter.position().turn() == Color::White);
             let at = (comment.0.as_ptr() as usize).wrapping_sub(self.text_base);
             self.last_comments[side] = Some((at, comment.0.len()));
         }

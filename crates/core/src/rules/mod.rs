@@ -5,6 +5,7 @@
 //! which [`classify`] consults the rules is documented in `docs/rules.md`.
 //! Dead positions and mating chances are found by search ([`dead`]).
 
+mod arbiter;
 mod dead;
 mod ending;
 mod facts;
@@ -12,6 +13,7 @@ mod history;
 mod plus_remise;
 mod record;
 
+pub use arbiter::{Arbiter, Ruling};
 pub use dead::{Deadness, Mate, SearchOptions, can_mate, can_mate_after_flag, deadness};
 pub use ending::{DrawType, Ending};
 pub use facts::BoardFacts;
@@ -60,6 +62,12 @@ impl Event {
             (None, y) => y,
         }
     }
+}
+
+/// 9.6.2: 75 moves by each side without a pawn move or capture end the
+/// game, unless the last of them mated. The one statement of that rule.
+pub const fn seventy_five_moves(halfmove_clock: u32, checkmate: bool) -> bool {
+    halfmove_clock >= 150 && !checkmate
 }
 
 /// Why a recorded result contradicts the Laws.

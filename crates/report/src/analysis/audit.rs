@@ -6,7 +6,7 @@
 use anyhow::Result;
 use polars::prelude::*;
 
-use super::summary::Merge;
+use super::merge::Merge;
 use super::table::ROW;
 use remis_core::rules::Mismatch;
 use remis_core::rules::{Deadness, Ending, Mate};

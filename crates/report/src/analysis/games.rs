@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use anyhow::Result;
 use polars::prelude::*;
 
-use super::summary::{Merge, pairs};
+use super::merge::{Merge, pairs};
 use super::table::{BAND, EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, Play, band_of_row};
 use crate::study::{Band, BandScheme, Proportion};
 use remis_core::replay::Platform;

@@ -9,6 +9,7 @@
 pub mod audit;
 pub mod draws;
 pub mod games;
+pub mod merge;
 pub mod outcomes;
 pub mod rule_study;
 pub mod scoring;
@@ -25,7 +26,8 @@ use remis_table::schema::Column;
 use crate::study::EventPatterns;
 use crate::study::events::EventCatalogue;
 pub use draws::DrawStats;
-pub use summary::{Config, Merge, Summary, SummaryFileError};
+pub use merge::Merge;
+pub use summary::{Config, Summary, SummaryFileError};
 pub use table::Filters;
 
 /// Where the counts of each table come from.

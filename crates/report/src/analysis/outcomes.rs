@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use anyhow::Result;
 use polars::prelude::*;
 
-use super::summary::Merge;
+use super::merge::Merge;
 use super::table::{BAND, band_of_row};
 use crate::study::{Band, Proportion};
 use remis_core::rules::GameResult;
@@ -136,7 +136,7 @@ impl OutcomeCounts {
     }
 }
 
-impl super::summary::Merge for OutcomeCounts {
+impl Merge for OutcomeCounts {
     fn absorb(&mut self, o: OutcomeCounts) {
         self.white_wins += o.white_wins;
         self.draws += o.draws;

@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use anyhow::Result;
 use polars::prelude::*;
 
-use super::summary::{Merge, pairs};
+use super::merge::{Merge, pairs};
 use super::table::{BAND, IS_DRAW, band_of_row};
 use crate::study::events::{EventCatalogue, Regime};
 use crate::study::{Band, EventPatterns, Proportion};

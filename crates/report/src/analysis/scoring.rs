@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use anyhow::Result;
 use polars::prelude::*;
 
-use super::summary::{Merge, pairs};
+use super::merge::{Merge, pairs};
 use super::table::collect;
 use remis_core::rules::GameResult;
 use remis_table::schema::Column;

@@ -10,7 +10,7 @@
 //! a hash, and records the table's size and modification time, so that a
 //! stale, foreign or corrupt file is refused and the rows are read instead.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -18,12 +18,13 @@ use serde::{Deserialize, Serialize};
 
 use super::audit::Audit;
 use super::games::{Clocks, FormatCounts, OpeningCounts, RatingGap, TimeClasses};
+use super::merge::{Merge, pairs};
 use super::outcomes::OutcomeCounts;
 use super::rule_study::RuleStudyCounts;
 use super::scoring::ScoringCounts;
 use super::table::{CubeKey, Filters};
 use crate::study::events::EventCatalogue;
-use crate::study::{Band, EventPatterns, Proportion};
+use crate::study::{Band, EventPatterns};
 
 /// The counts behind every analysis, for one table or merged over many.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -59,51 +60,6 @@ impl Summary {
     }
 }
 
-/// Adds the counts of another part (a later table) to these.
-pub trait Merge {
-    fn absorb(&mut self, other: Self);
-}
-
-impl Merge for u64 {
-    fn absorb(&mut self, other: u64) {
-        *self += other;
-    }
-}
-
-impl Merge for Proportion {
-    fn absorb(&mut self, other: Proportion) {
-        self.n += other.n;
-        self.successes += other.successes;
-    }
-}
-
-impl<T: Merge, const N: usize> Merge for [T; N] {
-    fn absorb(&mut self, other: [T; N]) {
-        for (a, b) in self.iter_mut().zip(other) {
-            a.absorb(b);
-        }
-    }
-}
-
-impl<T: Ord> Merge for BTreeSet<T> {
-    fn absorb(&mut self, other: BTreeSet<T>) {
-        self.extend(other);
-    }
-}
-
-impl<K: Ord, V: Merge> Merge for BTreeMap<K, V> {
-    fn absorb(&mut self, other: BTreeMap<K, V>) {
-        for (key, value) in other {
-            match self.entry(key) {
-                std::collections::btree_map::Entry::Vacant(e) => {
-                    e.insert(value);
-                }
-                std::collections::btree_map::Entry::Occupied(mut e) => e.get_mut().absorb(value),
-            }
-        }
-    }
-}
-
 impl Merge for Summary {
     fn absorb(&mut self, other: Summary) {
         self.coverage.absorb(other.coverage);
@@ -119,31 +75,6 @@ impl Merge for Summary {
         self.scoring.absorb(other.scoring);
         self.audit.absorb(other.audit);
         self.rule_study.absorb(other.rule_study);
-    }
-}
-
-/// Maps with tuple keys as lists of `[key, value]` pairs (JSON object keys
-/// must be strings).
-pub mod pairs {
-    use std::collections::BTreeMap;
-
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    pub fn serialize<K: Serialize, V: Serialize, S: Serializer>(
-        map: &BTreeMap<K, V>,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(map.iter())
-    }
-
-    pub fn deserialize<'de, K, V, D>(deserializer: D) -> Result<BTreeMap<K, V>, D::Error>
-    where
-        K: Deserialize<'de> + Ord,
-        V: Deserialize<'de>,
-        D: Deserializer<'de>,
-    {
-        let entries: Vec<(K, V)> = Vec::deserialize(deserializer)?;
-        Ok(entries.into_iter().collect())
     }
 }
 

@@ -283,6 +283,8 @@ pub const IS_DRAW: &str = "is_draw";
 pub const EFFECTIVE_TIME_CLASS: &str = "effective_time_class";
 pub const ROW: &str = "row";
 pub const PLAY: &str = "play";
+pub const BASIS_ELO: &str = "basis_elo";
+pub const EVENT_SELECTED: &str = "event_selected";
 
 /// Coverage reasons for the games a report leaves out unless asked for.
 pub const CHESS960_LEFT_OUT: &str = "Chess960 (left out; --variant chess960 reports them)";
@@ -365,24 +367,24 @@ pub fn prepare(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Re
             when(either_missing.clone())
                 .then(null_i32())
                 .otherwise(basis)
-                .alias("basis_elo"),
+                .alias(BASIS_ELO),
             when(either_missing)
                 .then(null_i32())
                 .otherwise(band)
-                .alias("band"),
+                .alias(BAND),
             coalesce(&[
                 Column::TimeClass.col(),
                 col("event_time_class"),
                 lit(remis_core::replay::TimeClass::Classical.as_str()),
             ])
-            .alias("effective_time_class"),
-            col("event_selected")
+            .alias(EFFECTIVE_TIME_CLASS),
+            col(EVENT_SELECTED)
                 .fill_null(lit(filters.event.is_none()))
-                .alias("event_selected"),
+                .alias(EVENT_SELECTED),
             Column::Result
                 .col()
                 .eq(lit(GameResult::Draw.as_str()))
-                .alias("is_draw"),
+                .alias(IS_DRAW),
             when(
                 Column::Platform
                     .col()
@@ -439,16 +441,16 @@ pub fn prepare(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Re
         ));
     }
     if filters.event.is_some() || filters.exclude_event.is_some() {
-        reasons.push((col("event_selected").not(), "event not selected"));
+        reasons.push((col(EVENT_SELECTED).not(), "event not selected"));
     }
     match &filters.time_class {
         Some(t) => reasons.push((
-            col("effective_time_class").neq(lit(t.as_str())),
+            col(EFFECTIVE_TIME_CLASS).neq(lit(t.as_str())),
             "other time class",
         )),
         // Days per move is another game: shown apart, never mixed in.
         None => reasons.push((
-            col("effective_time_class")
+            col(EFFECTIVE_TIME_CLASS)
                 .eq(lit(remis_core::replay::TimeClass::Correspondence.as_str())),
             CORRESPONDENCE_LEFT_OUT,
         )),
@@ -459,11 +461,11 @@ pub fn prepare(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Re
             "other kind of play (--play)",
         ));
     }
-    reasons.push((col("band").eq(lit(-1)), "players in different bands"));
+    reasons.push((col(BAND).eq(lit(-1)), "players in different bands"));
     if let Some(m) = filters.min_elo {
-        reasons.push((col("basis_elo").is_null(), "unrated (minimum Elo set)"));
+        reasons.push((col(BASIS_ELO).is_null(), "unrated (minimum Elo set)"));
         reasons.push((
-            col("basis_elo").lt(lit(i32::from(m))),
+            col(BASIS_ELO).lt(lit(i32::from(m))),
             "below the minimum Elo",
         ));
     }
@@ -475,7 +477,7 @@ pub fn prepare(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Re
                 .then(lit(why))
                 .otherwise(otherwise)
         });
-    Ok(lf.with_column(reason.alias("reason")))
+    Ok(lf.with_column(reason.alias(REASON)))
 }
 
 /// Band index of a rating: the number of band edges at or below it.

@@ -19,7 +19,7 @@ impl Cell {
         match self {
             Cell::Text(s) => s.clone(),
             Cell::Count(n) => n.to_string(),
-            Cell::Share(Some(v)) => format!("{:.1}%", v * 100.0),
+            Cell::Share(Some(v)) => super::format::percent(*v),
             Cell::Number(Some(v)) => format!("{v:.3}"),
             Cell::Share(None) | Cell::Number(None) => "–".into(),
         }

@@ -1,0 +1,114 @@
+//! How numbers, shares and intervals are written, on the page and in the
+//! terminal: one formatter each. A leaf of the render layer.
+
+use std::fmt::Write;
+
+use crate::study::Proportion;
+
+/// Escapes text for HTML element content and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A share as a percentage with one decimal: `37.5%`.
+pub fn percent(rate: f64) -> String {
+    format!("{:.1}%", rate * 100.0)
+}
+
+/// A share, or a dash when there is none.
+pub fn pct(p: Option<f64>) -> String {
+    p.map_or("–".into(), percent)
+}
+
+/// A proportion's 95% interval: `35.1–39.9%`.
+pub fn interval(p: &Proportion) -> String {
+    p.wilson95().map_or("–".into(), |(lo, hi)| {
+        format!("{:.1}–{:.1}%", lo * 100.0, hi * 100.0)
+    })
+}
+
+/// A link that downloads a table as CSV from the page itself (a data:
+/// URI: the page stays one file, with no network and no scripts).
+pub fn csv_download(file: &str, header: &[&str], rows: &[Vec<String>]) -> String {
+    let quote = |cell: &str| {
+        if cell.contains([',', '"', '\n']) {
+            format!("\"{}\"", cell.replace('"', "\"\""))
+        } else {
+            cell.to_string()
+        }
+    };
+    let mut text = header
+        .iter()
+        .map(|c| quote(c))
+        .collect::<Vec<_>>()
+        .join(",");
+    text.push('\n');
+    for row in rows {
+        text.push_str(&row.iter().map(|c| quote(c)).collect::<Vec<_>>().join(","));
+        text.push('\n');
+    }
+    let mut encoded = String::with_capacity(text.len() * 2);
+    for b in text.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                encoded.push(char::from(b))
+            }
+            _ => {
+                let _ = write!(encoded, "%{b:02X}");
+            }
+        }
+    }
+    format!(
+        "<p class=\"csv\"><a download=\"{}\" href=\"data:text/csv;charset=utf-8,{encoded}\">Download this table as CSV</a></p>\n",
+        escape(file)
+    )
+}
+
+/// A proportion as CSV cells: n, successes, rate, interval.
+pub fn share_cells(p: &Proportion) -> Vec<String> {
+    let (lo, hi) = p
+        .wilson95()
+        .map_or((String::new(), String::new()), |(l, h)| {
+            (format!("{l:.4}"), format!("{h:.4}"))
+        });
+    vec![
+        p.n.to_string(),
+        p.successes.to_string(),
+        p.rate().map_or(String::new(), |r| format!("{r:.4}")),
+        lo,
+        hi,
+    ]
+}
+
+/// A count with thin spaces between thousands.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push('\u{202f}');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A table cell: the share, with its interval as a tooltip.
+pub fn share_cell(p: &Proportion) -> String {
+    format!(
+        "<td title=\"95% interval {}\">{}</td>",
+        interval(p),
+        pct(p.rate())
+    )
+}
