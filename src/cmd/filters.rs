@@ -39,7 +39,7 @@ pub struct FilterArgs {
     exclude_event: Option<String>,
     /// Only this variant.
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(
-        remis_core::replay::Variant::REPLAYED.map(|v| v.name().unwrap_or_default())
+        remis_table::schema::Variant::REPLAYED.map(|v| v.name().unwrap_or_default())
     ))]
     variant: Option<String>,
     /// Leave out later copies of a game (tables made with `classify --dedup`).

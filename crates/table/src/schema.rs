@@ -6,6 +6,11 @@
 
 use polars::prelude::{DataType, Expr, Field, PlSmallStr, Schema, col};
 
+/// The values of the columns that hold a closed set of names: readers of
+/// the table take them from here, not from the replay that wrote them.
+pub use remis_core::replay::{Platform, TimeClass, Variant};
+pub use remis_core::rules::{Deadness, DrawType, Ending, GameResult, Mate, Mismatch};
+
 /// A column's type, as `docs/columns.md` names it.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub enum ColumnType {

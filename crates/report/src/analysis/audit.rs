@@ -8,9 +8,9 @@ use polars::prelude::*;
 
 use super::merge::Merge;
 use super::table::ROW;
-use remis_core::rules::Mismatch;
-use remis_core::rules::{Deadness, Ending, Mate};
 use remis_table::schema::Column;
+use remis_table::schema::Mismatch;
+use remis_table::schema::{Deadness, Ending, Mate};
 
 /// Examples kept per kind of contradiction.
 pub const EXAMPLES: usize = 5;

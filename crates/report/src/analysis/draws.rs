@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use super::table::CubeRow;
 use crate::study::{Band, Proportion};
-use remis_core::rules::DrawType;
+use remis_table::schema::DrawType;
 
 /// Fewer games than this in a cell: shown greyed, left out of charts.
 pub const MIN_CELL_GAMES: u64 = 30;

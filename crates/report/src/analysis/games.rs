@@ -11,9 +11,9 @@ use polars::prelude::*;
 use super::merge::{Merge, pairs};
 use super::table::{BAND, EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, Play, band_of_row};
 use crate::study::{Band, BandScheme, Proportion};
-use remis_core::replay::Platform;
-use remis_core::rules::{DrawType, Ending};
 use remis_table::schema::Column;
+use remis_table::schema::Platform;
+use remis_table::schema::{DrawType, Ending};
 
 /// Draws among games, as a proportion, from a frame with `games` and
 /// `draws` columns.

@@ -10,8 +10,8 @@ use polars::prelude::*;
 use super::merge::Merge;
 use super::table::{BAND, band_of_row};
 use crate::study::{Band, Proportion};
-use remis_core::rules::GameResult;
 use remis_table::schema::Column;
+use remis_table::schema::GameResult;
 use shakmaty::Color;
 
 /// FIDE rating regulations, table 8.1(b): the expected score of the

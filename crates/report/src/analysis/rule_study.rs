@@ -24,8 +24,8 @@ use super::table::{BAND, IS_DRAW, band_of_row};
 use crate::study::events::{EventCatalogue, Regime};
 use crate::study::{Band, EventPatterns, Proportion};
 use remis_core::rng::Rng;
-use remis_core::rules::{DrawType, Ending};
 use remis_table::schema::Column;
+use remis_table::schema::{DrawType, Ending};
 
 /// Counts over a group of games.
 #[derive(Copy, Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]

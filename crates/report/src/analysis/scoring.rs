@@ -9,8 +9,8 @@ use polars::prelude::*;
 
 use super::merge::{Merge, pairs};
 use super::table::collect;
-use remis_core::rules::GameResult;
 use remis_table::schema::Column;
+use remis_table::schema::GameResult;
 
 /// A scoring system.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Hash, Ord, PartialOrd)]

@@ -11,8 +11,8 @@ use polars::prelude::*;
 use regex::Regex;
 
 use crate::study::{Band, BandScheme, EloBasis, EventPatterns};
-use remis_core::rules::{Ending, GameResult};
 use remis_table::schema::Column;
+use remis_table::schema::{Ending, GameResult};
 
 /// The filters every analyst wants; shared by the report and `stats`.
 #[derive(Clone, Debug)]
@@ -261,9 +261,9 @@ pub fn scan_one(path: &Path) -> Result<OpenTable> {
 /// The values `--time-class` accepts: the classes read from `TimeControl`
 /// and the event kinds read from event names.
 pub fn time_class_names() -> Vec<&'static str> {
-    let mut names: Vec<&'static str> = remis_core::replay::TimeClass::ALL
+    let mut names: Vec<&'static str> = remis_table::schema::TimeClass::ALL
         .into_iter()
-        .map(remis_core::replay::TimeClass::as_str)
+        .map(remis_table::schema::TimeClass::as_str)
         .collect();
     for kind in crate::study::EventKind::ALL {
         if !names.contains(&kind.as_str()) {
@@ -375,7 +375,7 @@ pub fn prepare(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Re
             coalesce(&[
                 Column::TimeClass.col(),
                 col("event_time_class"),
-                lit(remis_core::replay::TimeClass::Classical.as_str()),
+                lit(remis_table::schema::TimeClass::Classical.as_str()),
             ])
             .alias(EFFECTIVE_TIME_CLASS),
             col(EVENT_SELECTED)
@@ -451,7 +451,7 @@ pub fn prepare(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Re
         // Days per move is another game: shown apart, never mixed in.
         None => reasons.push((
             col(EFFECTIVE_TIME_CLASS)
-                .eq(lit(remis_core::replay::TimeClass::Correspondence.as_str())),
+                .eq(lit(remis_table::schema::TimeClass::Correspondence.as_str())),
             CORRESPONDENCE_LEFT_OUT,
         )),
     }

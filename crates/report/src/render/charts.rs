@@ -10,7 +10,7 @@ use super::palette::{CATEGORY_COLORS, draw_type_color, ordered_color};
 use crate::analysis::draws::{DrawStats, MIN_CELL_GAMES};
 use crate::analysis::games::FormatCounts;
 use crate::study::{Band, BandScheme, Proportion};
-use remis_core::rules::DrawType;
+use remis_table::schema::DrawType;
 use std::collections::BTreeMap;
 
 fn err<E: std::fmt::Debug>(e: E) -> anyhow::Error {

@@ -2,7 +2,7 @@
 //! A leaf of the render layer.
 
 use plotters::style::RGBColor;
-use remis_core::rules::DrawType;
+use remis_table::schema::DrawType;
 
 /// The colour of a draw type in every chart and table.
 pub fn draw_type_color(kind: DrawType) -> RGBColor {

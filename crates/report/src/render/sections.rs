@@ -14,7 +14,7 @@ use crate::analysis::games::{
 };
 use crate::analysis::outcomes::{OutcomeCounts, Outcomes};
 use crate::study::{Band, BandScheme, Proportion};
-use remis_core::rules::DrawType;
+use remis_table::schema::DrawType;
 use std::collections::BTreeMap;
 
 /// One input table, as the provenance lists it.
@@ -558,7 +558,7 @@ fn effect_cell(e: Option<&crate::analysis::rule_study::Effect>) -> String {
 /// Games and shares by regime, with the draw types among draws.
 pub fn rule_study_regimes(h: &mut String, study: &crate::analysis::rule_study::RuleStudy) {
     use crate::analysis::rule_study::Measure;
-    use remis_core::rules::DrawType;
+    use remis_table::schema::DrawType;
     let limits = study.short_limits;
     h.push_str("<div class=\"wide\"><table><tr><th class=\"l\">Regime</th><th>Games</th>");
     for m in Measure::all() {
