@@ -573,3 +573,48 @@ fn a_shard_in_the_way_is_refused_and_its_own_rerun_replaces_it() {
     assert!(!stale.exists());
     assert!(String::from_utf8_lossy(&cleaned.stderr).contains("left by an interrupted run"));
 }
+
+/// The progress bar counts a Parquet input's bytes as its rows are read
+/// (it used to count only the first look at the file, and stopped there).
+#[test]
+fn a_parquet_input_counts_its_bytes_as_rows_are_read() {
+    use std::sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    };
+    let dir = scratch("progress");
+    let path = dir.join("games.parquet");
+    // Distinct comments keep the file past the reader's 256 KiB first look.
+    let n = 100_000u64;
+    let moves: Vec<String> = (0..n)
+        .map(|i| {
+            let noise = remis_core::fnv::fnv1a(&i.to_le_bytes());
+            format!("1. f3 {{ {noise:016x} }} e5 2. g4 Qh4# 0-1")
+        })
+        .collect();
+    let mut df = df!("Result" => vec!["0-1"; n as usize], "movetext" => moves).unwrap();
+    write_grouped(&path, &mut df, 10_000);
+    let size = std::fs::metadata(&path).unwrap().len();
+    assert!(size > 512 << 10, "{size}");
+
+    let bytes = Arc::new(AtomicU64::new(0));
+    let (mut games, mut seen) = (0u64, Vec::new());
+    let problems = remis_core::input::read_chunks(
+        &[remis_core::input::Input::File(path.clone())],
+        64 << 10,
+        remis_core::input::Limits::default(),
+        &remis_table::parquet_input::ParquetSource,
+        bytes.clone(),
+        &mut |chunk| {
+            games += chunk.games.len() as u64;
+            seen.push(bytes.load(Ordering::Relaxed));
+            true
+        },
+    );
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(games, n);
+    assert_eq!(bytes.load(Ordering::Relaxed), size);
+    // Counted along the way, never past the file's size.
+    assert!(seen.windows(2).all(|w| w[0] <= w[1]) && seen.iter().all(|&b| b <= size));
+    assert!(seen.iter().any(|&b| b > 0 && b < size), "{seen:?}");
+}
