@@ -223,3 +223,19 @@ def test_screenshot(browser):
         if all(abs(channel - want) <= 6 for channel, want in zip(pixel, agreed))
     )
     assert painted > 2000, painted
+
+
+def test_players_and_the_interval_resampled_by_player(browser):
+    # The sample is mostly one account's games: the page says how
+    # concentrated they are, and gives the draw rate a second interval that
+    # resamples players, in the headline and in the Players section.
+    players = browser.find_element(By.ID, "players")
+    rows = players.find_elements(By.CSS_SELECTOR, "#by-player tr")
+    assert [r.find_element(By.TAG_NAME, "td").text for r in rows[1:]] == ["Wilson", "Resampled by player"]
+    resampled = rows[2].find_elements(By.TAG_NAME, "td")[2].text
+    assert resampled.endswith("%") and "–" in resampled, resampled
+    assert "resampled by player " + resampled in browser.find_element(By.ID, "headline").text
+    top = players.find_elements(By.CSS_SELECTOR, ".wide table tr")
+    assert len(top) == 11, len(top)  # the header and the ten most frequent players
+    counts = [int(r.find_elements(By.TAG_NAME, "td")[1].text.replace("\u202f", "")) for r in top[1:]]
+    assert counts == sorted(counts, reverse=True), counts

@@ -11,6 +11,7 @@ pub mod draws;
 pub mod games;
 pub mod merge;
 pub mod outcomes;
+pub mod players;
 pub mod rule_study;
 pub mod scoring;
 pub mod summary;
@@ -86,6 +87,7 @@ pub fn summarize_rows(table: &Path, config: &Config) -> Result<Summary> {
     let event_games = first.add(scoring::event_games_query(used.clone()));
     let plus_remise = first.add(scoring::plus_remise_query(used.clone()));
     let names = first.add(rule_study::names_query(used.clone()));
+    let players = first.add(players::query(used.clone()));
     let first = first.run()?;
 
     let mut second = table::Batch::default();
@@ -124,6 +126,7 @@ pub fn summarize_rows(table: &Path, config: &Config) -> Result<Summary> {
             first.get(plus_remise),
         )?,
         audit: audit::audit_from(first.get(audit_counts), &examples)?,
+        players: players::counts_from(first.get(players))?,
         rule_study: match rule_queries {
             Some(tickets) => rule_study::counts_from(tickets.map(|t| second.get(t)))?,
             None => rule_study::RuleStudyCounts::default(),
@@ -212,6 +215,9 @@ pub struct Report {
     pub format: games::FormatCounts,
     pub scoring: scoring::ScoringStudy,
     pub audit: audit::Audit,
+    /// How concentrated the games are on few players, and the draw rate
+    /// resampled by player.
+    pub players: players::Concentration,
     /// The rule study, when a catalogue was given and some game matched it.
     pub rule_study: Option<rule_study::RuleStudy>,
     /// Tables whose counts came from their summary files.
@@ -220,6 +226,8 @@ pub struct Report {
 
 /// Opening groups a report lists.
 pub const TOP_OPENINGS: usize = 15;
+/// Players the concentration table lists.
+pub const TOP_PLAYERS: usize = 10;
 
 /// Every analysis of a report, from the merged counts.
 pub fn report(loaded: &Loaded, config: &Config, with_rule_study: bool) -> Report {
@@ -234,8 +242,10 @@ pub fn report(loaded: &Loaded, config: &Config, with_rule_study: bool) -> Report
             )
         })
         .filter(|study| !study.is_empty());
+    let aggregate = Aggregate::of(loaded);
+    let players = players::concentration(&summary.players, aggregate.stats.games, TOP_PLAYERS);
     Report {
-        aggregate: Aggregate::of(loaded),
+        aggregate,
         outcomes: outcomes::outcomes(&summary.outcomes),
         rating_gap: summary.rating_gap.clone(),
         openings: games::openings(&summary.openings, TOP_OPENINGS),
@@ -244,6 +254,7 @@ pub fn report(loaded: &Loaded, config: &Config, with_rule_study: bool) -> Report
         format: summary.format.clone(),
         scoring: scoring::scoring_study(&summary.scoring),
         audit: summary.audit.clone(),
+        players,
         rule_study,
         from_summaries: loaded.from_summaries,
     }

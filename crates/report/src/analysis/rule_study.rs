@@ -584,7 +584,9 @@ fn resample<'a>(editions: &[&'a Edition], rng: &mut Rng) -> Vec<&'a Edition> {
         .collect()
 }
 
-fn percentile_interval(mut values: Vec<f64>) -> Option<(f64, f64)> {
+/// The 2.5 % and 97.5 % points of bootstrap replicates; `None` when
+/// fewer than half the replicates gave a value.
+pub(crate) fn percentile_interval(mut values: Vec<f64>) -> Option<(f64, f64)> {
     if values.len() < BOOTSTRAP_REPLICATES / 2 {
         return None;
     }

@@ -20,6 +20,7 @@ use super::audit::Audit;
 use super::games::{Clocks, FormatCounts, OpeningCounts, RatingGap, TimeClasses};
 use super::merge::{Merge, pairs};
 use super::outcomes::OutcomeCounts;
+use super::players::PlayerCounts;
 use super::rule_study::RuleStudyCounts;
 use super::scoring::ScoringCounts;
 use super::table::{CubeKey, Filters};
@@ -51,6 +52,7 @@ pub struct Summary {
     pub scoring: ScoringCounts,
     pub audit: Audit,
     pub rule_study: RuleStudyCounts,
+    pub players: PlayerCounts,
 }
 
 impl Summary {
@@ -75,6 +77,7 @@ impl Merge for Summary {
         self.scoring.absorb(other.scoring);
         self.audit.absorb(other.audit);
         self.rule_study.absorb(other.rule_study);
+        self.players.absorb(other.players);
     }
 }
 
@@ -128,7 +131,7 @@ impl Config<'_> {
 }
 
 /// Bumped whenever the counts a summary holds change meaning.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 const FORMAT_NAME: &str = "remis-summary";
 
 /// The table a summary was made from, as the file system saw it.

@@ -33,9 +33,13 @@ pub fn pct(p: Option<f64>) -> String {
 
 /// A proportion's 95% interval: `35.1–39.9%`.
 pub fn interval(p: &Proportion) -> String {
-    p.wilson95().map_or("–".into(), |(lo, hi)| {
-        format!("{:.1}–{:.1}%", lo * 100.0, hi * 100.0)
-    })
+    p.wilson95()
+        .map_or("–".into(), |(lo, hi)| range_percent(lo, hi))
+}
+
+/// An interval of shares: `35.1–39.9%`.
+pub fn range_percent(lo: f64, hi: f64) -> String {
+    format!("{:.1}–{:.1}%", lo * 100.0, hi * 100.0)
 }
 
 /// A link that downloads a table as CSV from the page itself (a data:

@@ -93,6 +93,7 @@ pub fn render(
     }
     sections::scoring_section(&mut h, &report.scoring);
     sections::audit_section(&mut h, &report.audit);
+    sections::players_section(&mut h, &report.players, stats);
     sections::coverage(&mut h, &report.aggregate.coverage);
     sections::methods_section(&mut h);
     sections::cite_section(&mut h, info, stats);

@@ -5,7 +5,9 @@
 use std::fmt::Write;
 
 use super::charts::{self, Line};
-use super::format::{csv_download, escape, interval, pct, share_cell, share_cells, thousands};
+use super::format::{
+    csv_download, escape, interval, pct, range_percent, share_cell, share_cells, thousands,
+};
 use super::palette::{draw_type_color, heat, hex};
 use crate::analysis::draws::{DrawStats, MIN_CELL_GAMES, YearBins};
 use crate::analysis::games::{
@@ -862,7 +864,10 @@ pub fn methods_section(h: &mut String) {
          <p><strong>Independence.</strong> The intervals treat games as independent. They are not: a player's \
          games share the player (a lichess export is a few accounts' games; a master database is one file per \
          player), and an event's games share the event. The intervals are therefore too narrow for claims about \
-         players or events in general; the rule study resamples whole event editions for that reason.</p>\n\
+         players or events in general. Two intervals allow for it: the draw rate resampled by player (a cluster \
+         bootstrap: 1,000 resamples, with replacement, of groups of players, each player's games kept together; a \
+         game counts once for each of its two players; see Players), and the rule study's, which resamples whole \
+         event editions.</p>\n\
          <p><strong>Online and over the board.</strong> Told apart by the <code>Site</code> tag's platform and by \
          event names (<code>data/event_patterns.toml</code>); Chess960 and correspondence games are left out of \
          every rate unless asked for, and counted under Coverage.</p>\n</section>\n",
@@ -1361,18 +1366,25 @@ pub fn headline(h: &mut String, info: &PageInfo<'_>, report: &crate::analysis::R
         h,
         "<section id=\"headline\">\n<h2>Headline</h2>\n<div class=\"headline\">\
          <div>Games used<b>{}</b></div><div>Decisive<b>{}</b></div><div>Drawn<b>{}</b></div>\
-         <div>Draw rate<b>{}</b>95% interval {}</div></div>\n",
+         <div>Draw rate<b>{}</b>95% interval {}{}</div></div>\n",
         thousands(stats.games),
         thousands(decisive),
         thousands(stats.draws),
         pct(overall.rate()),
-        interval(&overall)
+        interval(&overall),
+        report
+            .players
+            .by_player
+            .map_or(String::new(), |(lo, hi)| format!(
+                "<br>resampled by player {}",
+                range_percent(lo, hi)
+            ))
     );
     let _ = write!(h, "<p><strong>Filters:</strong> ");
     let mut filters: Vec<String> = info.filters.to_vec();
     filters.extend(info.year_bins.describe());
     h.push_str(&escape(&filters.join("; ")));
-    h.push_str(". Intervals are 95% Wilson score intervals (games taken as independent; see Methods). Games that were invalid, unfinished or of an unsupported variant are not counted in any rate (see Coverage).</p>\n");
+    h.push_str(". Intervals are 95% Wilson score intervals (games taken as independent; see Methods); the draw rate's second interval resamples players (see Players). Games that were invalid, unfinished or of an unsupported variant are not counted in any rate (see Coverage).</p>\n");
     play_headline(h, &report.format);
     h.push_str("</section>\n");
 }
@@ -1500,4 +1512,99 @@ pub fn footer(h: &mut String, info: &PageInfo<'_>) {
          This page needs no network and no scripts.</footer>\n</body>\n</html>\n",
         escape(info.generated_by)
     );
+}
+
+/// Players: how concentrated the games are, and the draw rate resampled by
+/// player beside the Wilson interval.
+pub fn players_section(
+    h: &mut String,
+    c: &crate::analysis::players::Concentration,
+    stats: &DrawStats,
+) {
+    h.push_str("<section id=\"players\">\n<h2>Players</h2>\n");
+    if c.players == 0 {
+        h.push_str(
+            "<p class=\"caption\">No game names its players: nothing to show.</p>\n</section>\n",
+        );
+        return;
+    }
+    let overall = stats.overall();
+    let _ = writeln!(
+        h,
+        "<p class=\"caption\">Games are not independent when the same players recur. {} named players \
+         play the {} games used; half of them have at most {} game{}, {} have one. The most frequent 1% of \
+         players hold {} of the game sides (two a game).{}</p>",
+        thousands(c.players),
+        thousands(c.games),
+        c.median_games.unwrap_or(0),
+        if c.median_games == Some(1) { "" } else { "s" },
+        thousands(c.one_game_players),
+        pct(c.top_percent_share),
+        if c.unnamed_sides > 0 {
+            format!(
+                " {} game sides name no player and belong to no one here.",
+                thousands(c.unnamed_sides)
+            )
+        } else {
+            String::new()
+        }
+    );
+    let _ = writeln!(
+        h,
+        "<table id=\"by-player\"><tr><th class=\"l\">Draw rate</th><th>Rate</th><th>95% interval</th><th class=\"l\">Interval treats as independent</th></tr>\
+         <tr><td class=\"l\">Wilson</td><td>{rate}</td><td>{}</td><td class=\"l\">games</td></tr>\
+         <tr><td class=\"l\">Resampled by player</td><td>{rate}</td><td>{}</td><td class=\"l\">groups of players ({} of them)</td></tr></table>",
+        interval(&overall),
+        c.by_player.map_or_else(
+            || format!(
+                "– (fewer than {} groups of players)",
+                crate::analysis::players::MIN_CLUSTERS
+            ),
+            |(lo, hi)| range_percent(lo, hi)
+        ),
+        thousands(c.clusters as u64),
+        rate = pct(overall.rate()),
+    );
+    h.push_str(
+        "<div class=\"wide\"><table><tr><th class=\"l\">Most frequent players</th><th>Games</th><th>Share of games</th><th>Draw rate</th><th>95% interval</th></tr>",
+    );
+    let mut csv = Vec::new();
+    for p in &c.top {
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td>{}<td>{}</td></tr>",
+            escape(&p.name),
+            thousands(p.games.n),
+            pct(Some(p.share)),
+            share_cell(&p.games),
+            interval(&p.games)
+        );
+        let mut row = vec![p.name.clone(), format!("{:.4}", p.share)];
+        row.extend(share_cells(&p.games));
+        csv.push(row);
+    }
+    h.push_str("</table></div>\n");
+    if c.folded_players > 0 {
+        let _ = writeln!(
+            h,
+            "<p class=\"caption\">Bounded: past {} players, the {} with the fewest games are counted \
+             together, not by name; the table and the resampled interval still cover every game.</p>",
+            thousands(crate::analysis::players::PLAYER_CAP as u64),
+            thousands(c.folded_players)
+        );
+    }
+    h.push_str(&csv_download(
+        "most-frequent-players.csv",
+        &[
+            "player",
+            "share_of_games",
+            "games",
+            "draws",
+            "draw_rate",
+            "ci95_low",
+            "ci95_high",
+        ],
+        &csv,
+    ));
+    h.push_str("</section>\n");
 }

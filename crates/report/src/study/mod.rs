@@ -9,7 +9,7 @@ pub use bands::{Band, BandScheme, EloBasis};
 pub use event_kind::{DEFAULT_PATTERNS_TOML, EventKind, EventPatterns};
 
 /// A proportion with its 95% Wilson score interval.
-#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Proportion {
     pub successes: u64,
     pub n: u64,
