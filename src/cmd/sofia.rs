@@ -70,6 +70,8 @@ fn study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
     serde_json::json!({
         "short_draw_limits": limits,
         "regimes": study.regimes.iter().map(|(r, g)| (r.as_str().to_string(), group_json(g, limits))).collect::<serde_json::Map<_, _>>(),
+        "draw_rate_ci95_by_player": study.by_player.iter().map(|(r, ci)| (r.as_str().to_string(), serde_json::json!(ci))).collect::<serde_json::Map<_, _>>(),
+        "rule_editions_draw_rate_ci95_by_player": study.rule_by_player,
         "effects": study.effects.iter().map(|(m, raw, adj)| serde_json::json!({
             "measure": m.label(limits), "raw": effect_json(raw.as_ref()), "adjusted": effect_json(adj.as_ref())
         })).collect::<Vec<_>>(),

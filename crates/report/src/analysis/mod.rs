@@ -243,7 +243,7 @@ pub fn report(loaded: &Loaded, config: &Config, with_rule_study: bool) -> Report
         })
         .filter(|study| !study.is_empty());
     let aggregate = Aggregate::of(loaded);
-    let players = players::concentration(&summary.players, aggregate.stats.games, TOP_PLAYERS);
+    let players = players::concentration(&summary.players, aggregate.stats.overall(), TOP_PLAYERS);
     Report {
         aggregate,
         outcomes: outcomes::outcomes(&summary.outcomes),

@@ -2,8 +2,8 @@
 //! meet again and again (a collection of one player's games, an online
 //! account's thousands of blitz games). This part counts games by player,
 //! for a table of how concentrated the games are, and gives the draw rate
-//! an interval resampled by player (a cluster bootstrap) to set beside the
-//! Wilson interval, which treats every game as independent.
+//! an interval clustered by player to set beside the Wilson interval,
+//! which treats every game as independent.
 //!
 //! Both parts are sums over games, so they merge across tables:
 //! - each named player's games and draws, up to [`PLAYER_CAP`] players
@@ -12,17 +12,28 @@
 //! - the same counts gathered into [`BUCKETS`] groups of players by a hash
 //!   of the name: a fixed-size part, whatever the number of players.
 //!
-//! The bootstrap resamples those groups. A group of players is a cluster of
-//! clusters, so resampling groups keeps every player's games together; with
-//! fewer players than groups, nearly every group is one player. A game
-//! counts once for each of its named players (its two sides), so a game
-//! between two players sits in both their groups.
+//! The interval is a cluster-robust (sandwich) one for data in pairs, as
+//! for trade between countries (Fafchamps and Gubert 2007; Cameron and
+//! Miller 2014): a game belongs to both its players, and any two games
+//! that share a player may be correlated, whatever the colours. For the
+//! draw rate r = D/G, with each player's (or group's) draws D_c and games
+//! G_c, and S the named sides of the games (two a game):
+//!
+//! ```text
+//! V = ( Σ_c (D_c − r·G_c)² − (S − G)·r(1−r) ) / G²,   r ± 1.96·√V
+//! ```
+//!
+//! The sum over players counts each game once for each named player; the
+//! second term takes the extra counts away, so that for games between
+//! players who never meet again V is the independent-games variance
+//! r(1−r)/G. V is never taken below that. A group of players is a cluster
+//! of whole players, so grouping keeps the estimate valid, a little wide.
 
 use std::collections::BTreeMap;
 
 use anyhow::Result;
 use polars::prelude::*;
-use remis_core::{fnv::fnv1a, rng::Rng};
+use remis_core::fnv::fnv1a;
 use remis_table::schema::Column;
 use serde::{Deserialize, Serialize};
 
@@ -35,10 +46,9 @@ pub const BUCKETS: usize = 1024;
 /// Named players kept per summary; those with the fewest games beyond it
 /// are folded together.
 pub const PLAYER_CAP: usize = 200_000;
-/// Groups with games needed before resampling them means anything.
+/// Players (or groups of players) with games needed before an interval
+/// clustered on them means anything.
 pub const MIN_CLUSTERS: usize = 30;
-const REPLICATES: usize = 1000;
-const SEED: u64 = 1851; // the year of the first international tournament
 
 /// Games and draws by player, as a summary keeps them.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -174,17 +184,17 @@ pub struct Concentration {
     /// The share of game sides (two a game) held by the most frequent 1 %
     /// of players.
     pub top_percent_share: Option<f64>,
-    /// The draw rate resampled by player: the 95 % percentile interval of
-    /// a cluster bootstrap over groups of players; `None` with fewer than
-    /// [`MIN_CLUSTERS`] groups.
+    /// The draw rate's 95 % interval clustered by player; `None` with
+    /// fewer than [`MIN_CLUSTERS`] groups of players.
     pub by_player: Option<(f64, f64)>,
-    /// Groups of players resampled.
+    /// Groups of players clustered on.
     pub clusters: usize,
 }
 
-/// The concentration table and the resampled interval, from the counts;
-/// `games` is the number of games used.
-pub fn concentration(counts: &PlayerCounts, games: u64, top: usize) -> Concentration {
+/// The concentration table and the clustered interval, from the counts;
+/// `overall` is the draws among the games used.
+pub fn concentration(counts: &PlayerCounts, overall: Proportion, top: usize) -> Concentration {
+    let games = overall.n;
     let mut ranked: Vec<(&String, &Proportion)> = counts.by_name.iter().collect();
     ranked.sort_by(|a, b| b.1.n.cmp(&a.1.n).then_with(|| a.0.cmp(b.0)));
     let share = |n: u64| {
@@ -201,7 +211,7 @@ pub fn concentration(counts: &PlayerCounts, games: u64, top: usize) -> Concentra
     let top_percent = ranked.len().div_ceil(100);
     let top_percent_share = (sides > 0 && !ranked.is_empty())
         .then(|| ranked[..top_percent].iter().map(|(_, p)| p.n).sum::<u64>() as f64 / sides as f64);
-    let (by_player, clusters) = resampled_by_player(&counts.buckets);
+    let (by_player, clusters) = clustered(&counts.buckets, overall);
     Concentration {
         games,
         players: counts.by_name.len() as u64 + counts.folded_players,
@@ -224,29 +234,29 @@ pub fn concentration(counts: &PlayerCounts, games: u64, top: usize) -> Concentra
     }
 }
 
-/// The draw rate's 95 % interval from resampling the groups of players
-/// with games, and how many groups there were.
-pub fn resampled_by_player(buckets: &[Proportion]) -> (Option<(f64, f64)>, usize) {
-    let groups: Vec<Proportion> = buckets.iter().copied().filter(|p| p.n > 0).collect();
-    if groups.len() < MIN_CLUSTERS {
-        return (None, groups.len());
+/// The draw rate's 95 % interval clustered on `clusters` (players, or
+/// groups of players: each one's draws and games, a game counted for each
+/// of its named players), for `overall` draws among games; and how many
+/// clusters had games.
+pub fn clustered(clusters: &[Proportion], overall: Proportion) -> (Option<(f64, f64)>, usize) {
+    let with_games = clusters.iter().filter(|c| c.n > 0).count();
+    let Some(r) = overall.rate() else {
+        return (None, with_games);
+    };
+    if with_games < MIN_CLUSTERS {
+        return (None, with_games);
     }
-    let mut rng = Rng::new(SEED);
-    let replicates: Vec<f64> = (0..REPLICATES)
-        .filter_map(|_| {
-            let (mut draws, mut n) = (0u64, 0u64);
-            for _ in 0..groups.len() {
-                let g = groups[rng.below(groups.len() as u64) as usize];
-                draws += g.successes;
-                n += g.n;
-            }
-            (n > 0).then(|| draws as f64 / n as f64)
-        })
-        .collect();
-    (
-        super::rule_study::percentile_interval(replicates),
-        groups.len(),
-    )
+    let games = overall.n as f64;
+    let sides: u64 = clusters.iter().map(|c| c.n).sum();
+    let squares: f64 = clusters
+        .iter()
+        .map(|c| (c.successes as f64 - r * c.n as f64).powi(2))
+        .sum();
+    let independent = games * r * (1.0 - r);
+    let extra = (sides as f64 - games) * r * (1.0 - r);
+    let variance = (squares - extra).max(independent) / (games * games);
+    let half = 1.959_963_984_540_054 * variance.sqrt();
+    (Some(((r - half).max(0.0), (r + half).min(1.0))), with_games)
 }
 
 #[cfg(test)]
@@ -284,7 +294,7 @@ mod tests {
     fn one_player_in_every_game_widens_the_interval() {
         // 40 opponents; one player is in every game and draws them all
         // against half of the opponents: the games are far from
-        // independent, and resampling by player says so.
+        // independent, and clustering by player says so.
         let mut players = vec![("Hub".to_string(), 400u64, 200u64)];
         for i in 0..40 {
             players.push((format!("p{i}"), 10, if i % 2 == 0 { 10 } else { 0 }));
@@ -293,7 +303,7 @@ mod tests {
             .iter()
             .map(|(n, g, d)| (n.as_str(), *g, *d))
             .collect();
-        let c = concentration(&counts(&refs), 400, 5);
+        let c = concentration(&counts(&refs), Proportion::new(200, 400), 5);
         assert_eq!(c.top[0].name, "Hub");
         assert_eq!(c.top[0].share, 1.0);
         let (lo, hi) = c.by_player.expect("41 players");
@@ -307,9 +317,34 @@ mod tests {
 
     #[test]
     fn few_players_are_not_resampled() {
-        let c = concentration(&counts(&[("A", 10, 5), ("B", 10, 5)]), 10, 5);
+        let c = concentration(
+            &counts(&[("A", 10, 5), ("B", 10, 5)]),
+            Proportion::new(5, 10),
+            5,
+        );
         assert_eq!(c.by_player, None);
         assert_eq!(c.players, 2);
+    }
+
+    #[test]
+    fn players_who_never_meet_again_give_the_independent_interval() {
+        // 100 games, each between two players seen nowhere else: the
+        // clustered variance is r(1-r)/G exactly.
+        let mut players = Vec::new();
+        for i in 0..100u64 {
+            let draw = u64::from(i % 4 == 0);
+            players.push((format!("w{i}"), 1, draw));
+            players.push((format!("b{i}"), 1, draw));
+        }
+        let clusters: Vec<Proportion> = players
+            .iter()
+            .map(|(_, g, d)| Proportion::new(*d, *g))
+            .collect();
+        let (ci, n) = clustered(&clusters, Proportion::new(25, 100));
+        let (lo, hi) = ci.unwrap();
+        let half = 1.959_963_984_540_054 * (0.25f64 * 0.75 / 100.0).sqrt();
+        assert_eq!(n, 200);
+        assert!((lo - (0.25 - half)).abs() < 1e-12 && (hi - (0.25 + half)).abs() < 1e-12);
     }
 
     #[test]

@@ -194,6 +194,10 @@ pub struct RuleStudy {
     pub fast_games_left_out: u64,
     /// The short-draw limits the measures use.
     pub short_limits: [u32; 2],
+    /// The draw rate's 95 % interval of each regime clustered by player
+    /// (`None` with too few players), and of all rule editions together.
+    pub by_player: BTreeMap<Regime, Option<(f64, f64)>>,
+    pub rule_by_player: Option<(f64, f64)>,
 }
 
 impl RuleStudy {
@@ -237,6 +241,10 @@ pub struct RuleStudyCounts {
     /// Players seen with White and with Black.
     #[serde(with = "pairs")]
     pub players: BTreeMap<EventKey, [BTreeSet<String>; 2]>,
+    /// Each player's games and draws (both colours), for intervals
+    /// resampled by player.
+    #[serde(with = "pairs")]
+    pub player_games: BTreeMap<EventKey, BTreeMap<String, Proportion>>,
 }
 
 impl Merge for RuleStudyCounts {
@@ -244,6 +252,7 @@ impl Merge for RuleStudyCounts {
         self.groups.absorb(other.groups);
         self.rounds.absorb(other.rounds);
         self.players.absorb(other.players);
+        self.player_games.absorb(other.player_games);
     }
 }
 
@@ -354,7 +363,11 @@ pub fn queries(
     let by = |extra: Expr| {
         let mut k = keys();
         k.push(extra);
-        used.clone().group_by(k).agg([len().alias("n")])
+        used.clone().group_by(k).agg([
+            len().alias("n"),
+            len().cast(DataType::UInt64).alias("games"),
+            count(col(IS_DRAW)).alias("draws"),
+        ])
     };
     let mut group_keys = keys();
     group_keys.push(col(BAND));
@@ -428,9 +441,20 @@ pub fn counts_from(frames: [&DataFrame; 4]) -> Result<RuleStudyCounts> {
         .enumerate()
     {
         let names = seen.column(player.name())?.str()?;
+        let games = seen.column("games")?.u64()?;
+        let draws = seen.column("draws")?.u64()?;
         for i in 0..seen.height() {
             if let (Some(k), Some(name)) = (event_key(seen, i)?, names.get(i)) {
-                out.players.entry(k).or_default()[side].insert(name.to_string());
+                out.players.entry(k.clone()).or_default()[side].insert(name.to_string());
+                out.player_games
+                    .entry(k)
+                    .or_default()
+                    .entry(name.to_string())
+                    .or_default()
+                    .absorb(Proportion::new(
+                        draws.get(i).unwrap_or(0),
+                        games.get(i).unwrap_or(0),
+                    ));
             }
         }
     }
@@ -449,6 +473,8 @@ pub fn rule_study(
         ..RuleStudy::default()
     };
     let mut editions: BTreeMap<(String, i16, Regime), Edition> = BTreeMap::new();
+    // The event spellings of each regime, for its players.
+    let mut regime_events: BTreeMap<Regime, BTreeSet<EventKey>> = BTreeMap::new();
     let mut rounds: BTreeMap<(String, i16, Regime), BTreeSet<u32>> = BTreeMap::new();
     for ((event, site, year, band), stats) in &counts.groups {
         let Some(rules) = catalogue.rules(event, site.as_deref(), Some(*year)) else {
@@ -476,6 +502,10 @@ pub fn rule_study(
         // Spellings of one edition share its games: the most players any
         // spelling shows, and the rounds all of them show.
         let event_key = (event.clone(), site.clone(), *year);
+        regime_events
+            .entry(rules.regime)
+            .or_default()
+            .insert(event_key.clone());
         if let Some([white, black]) = counts.players.get(&event_key) {
             edition.players = edition.players.max(white.len().max(black.len()) as u32);
         }
@@ -515,6 +545,28 @@ pub fn rule_study(
         })
         .collect();
     study.changes = series_changes(&study.editions, &mut rng);
+    let players_of = |regimes: &mut dyn Iterator<Item = &Regime>| {
+        let mut by_name: BTreeMap<&str, Proportion> = BTreeMap::new();
+        for regime in regimes {
+            for key in regime_events.get(regime).into_iter().flatten() {
+                for (name, p) in counts.player_games.get(key).into_iter().flatten() {
+                    by_name.entry(name).or_default().absorb(*p);
+                }
+            }
+        }
+        by_name.into_values().collect::<Vec<_>>()
+    };
+    for (regime, games) in &study.regimes {
+        let players = players_of(&mut std::iter::once(regime));
+        let overall = Proportion::new(games.draws, games.games);
+        study
+            .by_player
+            .insert(*regime, super::players::clustered(&players, overall).0);
+    }
+    let rule_players = players_of(&mut study.regimes.keys().filter(|r| r.restricts()));
+    let rule = study.rule_games();
+    study.rule_by_player =
+        super::players::clustered(&rule_players, Proportion::new(rule.draws, rule.games)).0;
     study
 }
 

@@ -567,15 +567,22 @@ pub fn rule_study_regimes(h: &mut String, study: &crate::analysis::rule_study::R
         let _ = write!(h, "<th>{}</th>", escape(&m.label(limits)));
     }
     h.push_str(
-        "<th>Mean length of draws</th><th>Draws by agreement</th><th>Draws by repetition</th></tr>",
+        "<th>Draw rate, interval clustered by player</th><th>Mean length of draws</th><th>Draws by agreement</th><th>Draws by repetition</th></tr>",
     );
     let rule = study.rule_games();
     let rows = study
         .regimes
         .iter()
-        .map(|(r, g)| (r.label().to_string(), g))
-        .chain(std::iter::once(("All rule editions".to_string(), &rule)));
-    for (label, g) in rows {
+        .map(|(r, g)| {
+            let clustered = study.by_player.get(r).copied().flatten();
+            (r.label().to_string(), g, clustered)
+        })
+        .chain(std::iter::once((
+            "All rule editions".to_string(),
+            &rule,
+            study.rule_by_player,
+        )));
+    for (label, g, clustered) in rows {
         let _ = write!(
             h,
             "<tr><td class=\"l\">{}</td><td>{}</td>",
@@ -599,14 +606,15 @@ pub fn rule_study_regimes(h: &mut String, study: &crate::analysis::rule_study::R
             let five = g.draw_type_share(DrawType::FivefoldRepetition);
             Proportion::new(three.successes + five.successes, three.n)
         };
+        let clustered = clustered.map_or("–".into(), |(lo, hi)| range_percent(lo, hi));
         let _ = write!(
             h,
-            "<td>{mean}</td><td>{}</td><td>{}</td></tr>",
+            "<td>{clustered}</td><td>{mean}</td><td>{}</td><td>{}</td></tr>",
             pct(g.draw_type_share(DrawType::Agreed).rate()),
             pct(repetition.rate())
         );
     }
-    h.push_str("</table></div>\n<p class=\"caption\">Shares of all games with 95% Wilson intervals (games taken as independent); the draw types are shares of the draws. Sofia rules should move draws from agreement to repetition.</p>\n");
+    h.push_str("</table></div>\n<p class=\"caption\">Shares of all games with 95% Wilson intervals (games taken as independent), and the draw rate's 95% interval clustered by player (games of one player may be correlated; “–” with fewer than 30 players; see Methods); the draw types are shares of the draws. Sofia rules should move draws from agreement to repetition.</p>\n");
 }
 
 /// Raw and strength-adjusted differences, rule minus control.
@@ -864,10 +872,11 @@ pub fn methods_section(h: &mut String) {
          <p><strong>Independence.</strong> The intervals treat games as independent. They are not: a player's \
          games share the player (a lichess export is a few accounts' games; a master database is one file per \
          player), and an event's games share the event. The intervals are therefore too narrow for claims about \
-         players or events in general. Two intervals allow for it: the draw rate resampled by player (a cluster \
-         bootstrap: 1,000 resamples, with replacement, of groups of players, each player's games kept together; a \
-         game counts once for each of its two players; see Players), and the rule study's, which resamples whole \
-         event editions.</p>\n\
+         players or events in general. Two kinds of interval allow for it. The draw rate's interval clustered by \
+         player is a cluster-robust interval for games in pairs (Fafchamps and Gubert 2007; Cameron and Miller \
+         2014): any two games that share a player, whatever the colours, may be correlated; it is never narrower \
+         than the independent-games interval (see Players). The rule study's differences resample whole event \
+         editions.</p>\n\
          <p><strong>Online and over the board.</strong> Told apart by the <code>Site</code> tag's platform and by \
          event names (<code>data/event_patterns.toml</code>); Chess960 and correspondence games are left out of \
          every rate unless asked for, and counted under Coverage.</p>\n</section>\n",
@@ -1376,7 +1385,7 @@ pub fn headline(h: &mut String, info: &PageInfo<'_>, report: &crate::analysis::R
             .players
             .by_player
             .map_or(String::new(), |(lo, hi)| format!(
-                "<br>resampled by player {}",
+                "<br>clustered by player {}",
                 range_percent(lo, hi)
             ))
     );
@@ -1384,7 +1393,7 @@ pub fn headline(h: &mut String, info: &PageInfo<'_>, report: &crate::analysis::R
     let mut filters: Vec<String> = info.filters.to_vec();
     filters.extend(info.year_bins.describe());
     h.push_str(&escape(&filters.join("; ")));
-    h.push_str(". Intervals are 95% Wilson score intervals (games taken as independent; see Methods); the draw rate's second interval resamples players (see Players). Games that were invalid, unfinished or of an unsupported variant are not counted in any rate (see Coverage).</p>\n");
+    h.push_str(". Intervals are 95% Wilson score intervals (games taken as independent; see Methods); the draw rate's second interval is clustered by player (see Players). Games that were invalid, unfinished or of an unsupported variant are not counted in any rate (see Coverage).</p>\n");
     play_headline(h, &report.format);
     h.push_str("</section>\n");
 }
@@ -1514,8 +1523,8 @@ pub fn footer(h: &mut String, info: &PageInfo<'_>) {
     );
 }
 
-/// Players: how concentrated the games are, and the draw rate resampled by
-/// player beside the Wilson interval.
+/// Players: how concentrated the games are, and the draw rate's interval
+/// clustered by player beside the Wilson interval.
 pub fn players_section(
     h: &mut String,
     c: &crate::analysis::players::Concentration,
@@ -1553,7 +1562,7 @@ pub fn players_section(
         h,
         "<table id=\"by-player\"><tr><th class=\"l\">Draw rate</th><th>Rate</th><th>95% interval</th><th class=\"l\">Interval treats as independent</th></tr>\
          <tr><td class=\"l\">Wilson</td><td>{rate}</td><td>{}</td><td class=\"l\">games</td></tr>\
-         <tr><td class=\"l\">Resampled by player</td><td>{rate}</td><td>{}</td><td class=\"l\">groups of players ({} of them)</td></tr></table>",
+         <tr><td class=\"l\">Clustered by player</td><td>{rate}</td><td>{}</td><td class=\"l\">groups of players ({} of them)</td></tr></table>",
         interval(&overall),
         c.by_player.map_or_else(
             || format!(
@@ -1588,7 +1597,7 @@ pub fn players_section(
         let _ = writeln!(
             h,
             "<p class=\"caption\">Bounded: past {} players, the {} with the fewest games are counted \
-             together, not by name; the table and the resampled interval still cover every game.</p>",
+             together, not by name; the table and the clustered interval still cover every game.</p>",
             thousands(crate::analysis::players::PLAYER_CAP as u64),
             thousands(c.folded_players)
         );
