@@ -5,8 +5,9 @@
 //! - [`input`]: files, folders, stdin, compression, chunks of whole games;
 //!   games stored as columns come in through a [`input::ColumnarSource`]
 //!   that a higher layer supplies (the table crate reads Parquet);
-//! - [`rules`]: the FIDE Laws as pure functions over shakmaty positions,
-//!   the searches for dead positions and mating chances, and the rule
+//! - [`rules`]: the FIDE Laws as pure functions over shakmaty positions;
+//!   the searches for dead positions and mating chances, which hand the
+//!   position to chasolver on the `chess` crate's board; and the rule
 //!   state of one game ([`rules::Arbiter`]);
 //! - [`replay`]: the pgn-reader visitor that feeds a game's moves to the
 //!   rules and turns it into a [`replay::GameRecord`].
