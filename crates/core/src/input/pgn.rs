@@ -1,4 +1,4 @@
-//! Reading one framed game (see [`super::frame`]): its tags and its
+//! Reading one framed game (see `frame.rs`): its tags and its
 //! movetext, strictly, into a pgn-reader [`Visitor`].
 //!
 //! pgn-reader's own reader skips what it cannot read (an unknown token, a

@@ -3,7 +3,7 @@
 //! Everything here takes a shakmaty position and the position history of a
 //! game and answers a question the FIDE Laws (2018 text) ask. The order in
 //! which [`classify`] consults the rules is documented in `docs/rules.md`.
-//! Dead positions and mating chances are found by search ([`dead`]).
+//! Dead positions and mating chances are found by search (`dead.rs`).
 
 mod arbiter;
 mod dead;

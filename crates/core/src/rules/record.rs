@@ -76,8 +76,8 @@ pub enum Termination {
 
 impl Termination {
     /// Reads a Termination tag by its structure. chess.com writes
-    /// "<player> won by resignation", "<player> won on time",
-    /// "<player> won - game abandoned" and "Game drawn by <reason>": the
+    /// "`<player>` won by resignation", "`<player>` won on time",
+    /// "`<player>` won - game abandoned" and "Game drawn by `<reason>`": the
     /// reason is read
     /// only from the words after the player's name (matched against the
     /// White and Black tags), so a name such as "timeout_king" or
