@@ -23,17 +23,17 @@ import time
 
 # First match wins: (stage, regular expression on the function's name).
 STAGES = [
-    ("search (dead positions, 6.9)", r"chasolver|^chess::|<chess::|remis::rules::dead"),
+    ("search (dead positions, 6.9)", r"chasolver|^chess::|<chess::|remis(_core)?::rules::dead"),
     ("Parquet encoding (writer)", r"ZSTD_|polars_parquet|polars_io::parquet|polars_compute::cardinality|"
                                   r"ValueMap|dictionary|polars_arrow::array::binview::view|parquet_format|encode"),
     ("building the row", r"TableBuilder|MutableBinaryViewArray|polars_arrow|polars_core|replay_chunk|"
                          r"take_frame|write_in_order"),
-    ("end-of-game facts (FEN, material, claims)", r"BoardFacts|facts::|fen::|Fen|append_to|plus_remise|"
+    ("end-of-game facts (FEN, material, claims)", r"BoardFacts|facts::|Arbiter::rule|fen::|Fen|append_to|plus_remise|"
                                                   r"rules::ending|rules::record|Termination|legal_moves|"
                                                   r"gen_|has_insufficient|is_insufficient|fmt::|Formatter|"
                                                   r"finish|clock_seconds"),
     ("history and hash", r"history::|PositionHistory|zobrist|Zobrist|position_hash"),
-    ("SAN and play", r"san::resolve|Visitor>::san|play_unchecked|attacks|is_irreversible|"
+    ("SAN and play", r"san::resolve|Visitor>::san|Arbiter::play|play_unchecked|attacks|is_irreversible|"
                      r"to_move|Board::|shakmaty::position|shakmaty::board"),
     ("lexing (movetext and tags)", r"pgn::Game|input::pgn|read_san|SanPlus|San::|tag_pairs|split_tags|"
                                    r"GameText|Visitor>::tag|Visitor>::comment|from_utf8|memchr"),
