@@ -46,6 +46,7 @@ impl Variant {
 
     /// The `variant` column value; `None` for an unsupported variant, whose
     /// column holds the tag as written.
+    #[inline]
     pub const fn name(self) -> Option<&'static str> {
         match self {
             Variant::Standard => Some("standard"),
@@ -132,12 +133,14 @@ impl GameRecord {
     }
 
     /// The year of the game: from `Date`, else `UTCDate`, else `EventDate`.
+    #[inline]
     pub fn year(&self) -> Option<i16> {
         [Field::Date, Field::UtcDate, Field::EventDate]
             .into_iter()
             .find_map(|f| self.text.get(f).and_then(parse_year))
     }
 
+    #[inline]
     pub fn error(&self) -> Option<&str> {
         self.text.get(Field::Error)
     }

@@ -37,6 +37,7 @@ impl Platform {
     ];
 
     /// The `platform` column value.
+    #[inline]
     pub const fn as_str(self) -> &'static str {
         match self {
             Platform::Lichess => "lichess",

@@ -84,6 +84,7 @@ impl GameText {
         }
     }
 
+    #[inline]
     pub fn get(&self, field: Field) -> Option<&str> {
         let (start, end) = self.spans[field as usize];
         (start != u32::MAX).then(|| &self.buf[start as usize..end as usize])

@@ -22,6 +22,7 @@ impl TimeClass {
         TimeClass::Correspondence,
     ];
 
+    #[inline]
     pub const fn as_str(self) -> &'static str {
         match self {
             TimeClass::Bullet => "bullet",

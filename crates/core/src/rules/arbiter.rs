@@ -56,7 +56,7 @@ impl Arbiter {
         self.history.reset(&start);
         self.moves.clear();
         // A set-up position may already be past 75 moves (9.6.2).
-        self.automatic = seventy_five_moves(start.halfmoves(), start.is_checkmate())
+        self.automatic = seventy_five_moves(start.halfmoves(), || start.is_checkmate())
             .then_some((0, Event::SeventyFiveMoves));
         self.position = start.clone();
         self.start = start;
@@ -86,7 +86,7 @@ impl Arbiter {
             let rule = if self.history.reversible_plies() >= 16 && self.history.current_count() >= 5
             {
                 Some(Event::FivefoldRepetition)
-            } else if seventy_five_moves(pos.halfmoves(), pos.is_checkmate()) {
+            } else if seventy_five_moves(pos.halfmoves(), || pos.is_checkmate()) {
                 Some(Event::SeventyFiveMoves)
             } else {
                 None

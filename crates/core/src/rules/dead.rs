@@ -29,6 +29,7 @@ pub enum Mate {
 
 impl Mate {
     /// The `flag_opponent_can_mate` column value.
+    #[inline]
     pub const fn as_str(self) -> &'static str {
         match self {
             Mate::Possible => "possible",
@@ -54,6 +55,7 @@ pub enum Deadness {
 
 impl Deadness {
     /// The `final_position_deadness` column value.
+    #[inline]
     pub const fn as_str(self) -> &'static str {
         match self {
             Deadness::InsufficientMaterial => "insufficient_material",

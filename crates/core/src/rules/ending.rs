@@ -44,6 +44,7 @@ impl Ending {
         Ending::Adjudication,
     ];
 
+    #[inline]
     pub const fn as_str(self) -> &'static str {
         match self {
             Ending::Checkmate => "checkmate",
@@ -109,6 +110,7 @@ impl DrawType {
         DrawType::Other,
     ];
 
+    #[inline]
     pub fn of(ending: Ending) -> DrawType {
         match ending {
             Ending::Agreed => DrawType::Agreed,
@@ -126,6 +128,7 @@ impl DrawType {
 
     /// The `draw_type` value as stored (equal to the ending's name), or
     /// "other" for draws without a rule of their own.
+    #[inline]
     pub fn as_str(self) -> &'static str {
         match self {
             DrawType::Agreed => "agreed",

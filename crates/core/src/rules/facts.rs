@@ -76,7 +76,7 @@ impl BoardFacts {
             halfmove_clock,
             repetitions,
             fivefold: repetitions >= 5,
-            seventy_five_moves: super::seventy_five_moves(halfmove_clock, checkmate),
+            seventy_five_moves: super::seventy_five_moves(halfmove_clock, || checkmate),
             threefold_claimable: threefold_now || threefold_by_move,
             fifty_claimable: fifty_now || fifty_by_move,
             claim_needs_written_move: (threefold_by_move || fifty_by_move)

@@ -39,6 +39,7 @@ pub enum Event {
 
 impl Event {
     /// The `first_event` column value: the name of its ending.
+    #[inline]
     pub const fn as_str(self) -> &'static str {
         self.ending().as_str()
     }
@@ -66,8 +67,11 @@ impl Event {
 
 /// 9.6.2: 75 moves by each side without a pawn move or capture end the
 /// game, unless the last of them mated. The one statement of that rule.
-pub const fn seventy_five_moves(halfmove_clock: u32, checkmate: bool) -> bool {
-    halfmove_clock >= 150 && !checkmate
+/// `checkmate` is asked only past 150 halfmoves: the replay asks after
+/// every move, and a mate test costs a move generation.
+#[inline]
+pub fn seventy_five_moves(halfmove_clock: u32, checkmate: impl FnOnce() -> bool) -> bool {
+    halfmove_clock >= 150 && !checkmate()
 }
 
 /// Why a recorded result contradicts the Laws.
@@ -97,6 +101,7 @@ impl Mismatch {
     ];
 
     /// The `mismatch_reason` column value.
+    #[inline]
     pub const fn as_str(self) -> &'static str {
         match self {
             Mismatch::WinAfterDraw => "win_after_draw",

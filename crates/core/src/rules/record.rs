@@ -24,6 +24,7 @@ impl GameResult {
         }
     }
 
+    #[inline]
     pub const fn as_str(self) -> &'static str {
         match self {
             GameResult::Win(Color::White) => "1-0",
