@@ -79,6 +79,13 @@ pub fn csv_download(file: &str, header: &[&str], rows: &[Vec<String>]) -> String
     )
 }
 
+/// A CSV header: the given columns, then those of [`share_cells`].
+pub fn share_header<'a>(first: &[&'a str]) -> Vec<&'a str> {
+    let mut header = first.to_vec();
+    header.extend(["games", "draws", "draw_rate", "ci95_low", "ci95_high"]);
+    header
+}
+
 /// A proportion as CSV cells: n, successes, rate, interval.
 pub fn share_cells(p: &Proportion) -> Vec<String> {
     let (lo, hi) = p

@@ -6,7 +6,8 @@ use std::fmt::Write;
 
 use super::charts::{self, Line};
 use super::format::{
-    csv_download, escape, interval, pct, range_percent, share_cell, share_cells, thousands,
+    csv_download, escape, interval, pct, range_percent, share_cell, share_cells, share_header,
+    thousands,
 };
 use super::palette::{draw_type_color, heat, hex};
 use crate::analysis::draws::{DrawStats, MIN_CELL_GAMES, YearBins};
@@ -287,15 +288,7 @@ pub fn rating_gap(h: &mut String, gap: &RatingGap, scheme: &BandScheme) {
     h.push_str("</table></div>\n");
     h.push_str(&csv_download(
         "draw-rate-by-rating-and-gap.csv",
-        &[
-            "mean_rating",
-            "gap",
-            "games",
-            "draws",
-            "draw_rate",
-            "ci95_low",
-            "ci95_high",
-        ],
+        &share_header(&["mean_rating", "gap"]),
         &csv,
     ));
     // The same as lines: the largest mean-rating bands across the gap.
@@ -476,14 +469,7 @@ pub fn time_classes(
     h.push_str("</table>\n");
     h.push_str(&csv_download(
         "draw-rate-by-time-class.csv",
-        &[
-            "time_class",
-            "games",
-            "draws",
-            "draw_rate",
-            "ci95_low",
-            "ci95_high",
-        ],
+        &share_header(&["time_class"]),
         &csv,
     ));
     let mix = charts::draw_mix_by_class(format)?;
@@ -779,15 +765,7 @@ fn play_headline(h: &mut String, format: &crate::analysis::games::FormatCounts) 
         comes from <code>TimeControl</code>, else from the event's name, else it is taken as classical.</p>\n");
     h.push_str(&csv_download(
         "draw-rate-by-play-and-time-class.csv",
-        &[
-            "played",
-            "time_class",
-            "games",
-            "draws",
-            "draw_rate",
-            "ci95_low",
-            "ci95_high",
-        ],
+        &share_header(&["played", "time_class"]),
         &rows,
     ));
 }
@@ -974,14 +952,7 @@ fn band_table(h: &mut String, stats: &DrawStats, scheme: &BandScheme) {
         .collect();
     h.push_str(&csv_download(
         "draw-rate-by-band.csv",
-        &[
-            "band",
-            "games",
-            "draws",
-            "draw_rate",
-            "ci95_low",
-            "ci95_high",
-        ],
+        &share_header(&["band"]),
         &rows,
     ));
     h.push_str("</section>\n");
@@ -1104,15 +1075,7 @@ pub fn heatmap(h: &mut String, stats: &DrawStats, scheme: &BandScheme, bins: Yea
     }
     h.push_str(&csv_download(
         "draw-rate-by-band-and-year.csv",
-        &[
-            "band",
-            "years",
-            "games",
-            "draws",
-            "draw_rate",
-            "ci95_low",
-            "ci95_high",
-        ],
+        &share_header(&["band", "years"]),
         &csv,
     ));
     h.push_str("</section>\n");
@@ -1604,15 +1567,7 @@ pub fn players_section(
     }
     h.push_str(&csv_download(
         "most-frequent-players.csv",
-        &[
-            "player",
-            "share_of_games",
-            "games",
-            "draws",
-            "draw_rate",
-            "ci95_low",
-            "ci95_high",
-        ],
+        &share_header(&["player", "share_of_games"]),
         &csv,
     ));
     h.push_str("</section>\n");
