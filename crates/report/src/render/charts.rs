@@ -431,21 +431,26 @@ fn stacked_mix(
     Ok(accessible(svg, id, title, desc))
 }
 
+/// Game lengths in bins of [`BIN`] moves; the last bin holds [`LAST`]
+/// moves and more.
+const BIN: u32 = 5;
+const LAST: u32 = 150;
+
+/// Games by length (moves → games) as counts per bin of [`BIN`] moves.
+fn length_bins<'a>(games_by_moves: impl IntoIterator<Item = (&'a u32, &'a u64)>) -> Vec<u64> {
+    let mut bins = vec![0u64; (LAST / BIN + 1) as usize];
+    for (&m, &n) in games_by_moves {
+        bins[(m.saturating_sub(1).min(LAST) / BIN) as usize] += n;
+    }
+    bins
+}
+
 /// Histogram of the move at which draws happen, agreed draws apart from
 /// the rest, with markers at 20 and 30 moves.
 pub fn draw_length(stats: &DrawStats, short_draws: [u32; 2]) -> Result<String> {
-    const BIN: u32 = 5;
-    const LAST: u32 = 150;
-    let bin_of = |m: u32| m.saturating_sub(1).min(LAST) / BIN;
-    let bins = (LAST / BIN + 1) as usize;
-    let mut agreed = vec![0u64; bins];
-    let mut other = vec![0u64; bins];
-    for (&m, &n) in &stats.agreed_moves {
-        agreed[bin_of(m) as usize] += n;
-    }
-    for (&m, &n) in &stats.other_draw_moves {
-        other[bin_of(m) as usize] += n;
-    }
+    let agreed = length_bins(&stats.agreed_moves);
+    let other = length_bins(&stats.other_draw_moves);
+    let bins = agreed.len();
     let top = agreed
         .iter()
         .zip(&other)
@@ -694,18 +699,8 @@ pub fn draw_mix_by_class(format: &FormatCounts) -> Result<String> {
 /// Histogram of the length of every game used, with the drawn games'
 /// share of each length bin drawn over it.
 pub fn game_lengths(format: &FormatCounts, stats: &DrawStats) -> Result<String> {
-    const BIN: u32 = 5;
-    const LAST: u32 = 150;
-    let bin_of = |m: u32| m.saturating_sub(1).min(LAST) / BIN;
-    let bins = (LAST / BIN + 1) as usize;
-    let mut all = vec![0u64; bins];
-    let mut drawn = vec![0u64; bins];
-    for (&m, &n) in &format.lengths {
-        all[bin_of(m) as usize] += n;
-    }
-    for (&m, &n) in stats.agreed_moves.iter().chain(&stats.other_draw_moves) {
-        drawn[bin_of(m) as usize] += n;
-    }
+    let all = length_bins(&format.lengths);
+    let drawn = length_bins(stats.agreed_moves.iter().chain(&stats.other_draw_moves));
     let total: u64 = all.iter().sum();
     if total == 0 {
         return Ok(String::new());
