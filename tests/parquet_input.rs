@@ -79,13 +79,17 @@ fn write_lichess_layout(path: &Path, games: &[(Vec<(String, String)>, String)], 
 }
 
 fn classify(input: &Path, out: &Path) -> DataFrame {
+    classify_with(input, out, &[])
+}
+
+/// The table of a run that must succeed, with `flags` added.
+fn classify_with(input: &Path, out: &Path, flags: &[&str]) -> DataFrame {
     let output = remis()
-        .args([
-            "classify",
-            input.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ])
+        .arg("classify")
+        .args(flags)
+        .arg(input)
+        .arg("--out")
+        .arg(out)
         .output()
         .unwrap();
     succeeded(output);
@@ -315,14 +319,7 @@ fn a_movetext_cell_is_one_game_whatever_it_holds() {
 }
 
 fn classify_allowing_damage(input: &Path, out: &Path) -> DataFrame {
-    let output = remis()
-        .args(["classify", "--allow-damaged", "--out"])
-        .arg(out)
-        .arg(input)
-        .output()
-        .unwrap();
-    succeeded(output);
-    read_table(&out.join("games.parquet"))
+    classify_with(input, out, &["--allow-damaged"])
 }
 
 #[test]

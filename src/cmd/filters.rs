@@ -1,4 +1,5 @@
-//! The filter flags shared by `report` and `stats`.
+//! The arguments shared by the reading commands: the tables, and the
+//! filter flags of `report` and `stats`.
 
 use anyhow::{Context, Result, bail};
 use regex::Regex;
@@ -8,6 +9,15 @@ use std::path::PathBuf;
 use remis_report::analysis::{self, Filters, Loaded, Settings, Source};
 use remis_report::study::events::EventCatalogue;
 use remis_report::study::{BandScheme, EloBasis, EventPatterns};
+
+/// The games tables a reading command reads: the same for every one.
+#[derive(clap::Args, Clone, Debug)]
+pub struct TablesArg {
+    /// Output folders of `remis classify`, `games.parquet` files, dataset
+    /// folders of shards, or patterns such as `tables/2024-*.parquet`.
+    #[arg(required = true)]
+    pub tables: Vec<PathBuf>,
+}
 
 #[derive(clap::Args, Clone, Debug)]
 pub struct FilterArgs {

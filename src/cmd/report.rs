@@ -13,9 +13,8 @@ use remis_report::render::html;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Output folders of `remis classify` or `games.parquet` files.
-    #[arg(required = true)]
-    tables: Vec<PathBuf>,
+    #[command(flatten)]
+    tables: super::filters::TablesArg,
     /// The HTML file to write.
     #[arg(long, short)]
     out: PathBuf,
@@ -49,7 +48,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode> {
     let settings = args.filters.settings(args.events.as_ref())?;
     let filters = &settings.filters;
-    let loaded = super::filters::load(&args.tables, &settings, &args.source)?;
+    let loaded = super::filters::load(&args.tables.tables, &settings, &args.source)?;
     let report = analysis::report(&loaded, &settings.config(), args.events.is_some());
     let counts_from = super::filters::counts_from(&loaded);
     let inputs = report

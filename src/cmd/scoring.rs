@@ -1,7 +1,7 @@
 //! `remis scoring TABLE...`: points under classical, 3-1-0, 3-2-1 and
 //! plus-remise scoring, and how event standings change.
 
-use std::{io::Write, path::PathBuf, process::ExitCode};
+use std::{io::Write, process::ExitCode};
 
 use anyhow::Result;
 
@@ -12,9 +12,8 @@ use remis_report::render::text::{self, StudyFormat};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Output folders of `remis classify` or `games.parquet` files.
-    #[arg(required = true)]
-    tables: Vec<PathBuf>,
+    #[command(flatten)]
+    tables: super::filters::TablesArg,
     /// How to print: text for the terminal, or one JSON document for
     /// notebooks and scripts.
     #[arg(long, value_enum, default_value_t = StudyFormat::Table)]
@@ -27,7 +26,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let settings = args.filters.settings(None)?;
-    let loaded = super::filters::load(&args.tables, &settings, &args.source)?;
+    let loaded = super::filters::load(&args.tables.tables, &settings, &args.source)?;
     let study = scoring::scoring_study(&loaded.summary.scoring);
     let mut out = std::io::stdout().lock();
     if args.format == StudyFormat::Json {

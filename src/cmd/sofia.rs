@@ -14,9 +14,8 @@ use remis_report::study::Proportion;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Output folders of `remis classify` or `games.parquet` files.
-    #[arg(required = true)]
-    tables: Vec<PathBuf>,
+    #[command(flatten)]
+    tables: super::filters::TablesArg,
     /// Events and their rules (TOML, like data/events.toml); default: the
     /// catalogue built into remis.
     #[arg(long)]
@@ -97,7 +96,7 @@ fn study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let settings = args.filters.settings(args.events.as_ref())?;
-    let loaded = super::filters::load(&args.tables, &settings, &args.source)?;
+    let loaded = super::filters::load(&args.tables.tables, &settings, &args.source)?;
     let study = rule_study::rule_study(
         &loaded.summary.rule_study,
         &settings.catalogue,

@@ -1,7 +1,7 @@
 //! `remis stats TABLE...`: the band × year draw table in the terminal, or
 //! as CSV or JSON for scripts.
 
-use std::{io::Write, path::PathBuf, process::ExitCode};
+use std::{io::Write, process::ExitCode};
 
 use anyhow::Result;
 
@@ -36,9 +36,8 @@ enum View {
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Output folders of `remis classify` or `games.parquet` files.
-    #[arg(required = true)]
-    tables: Vec<PathBuf>,
+    #[command(flatten)]
+    tables: super::filters::TablesArg,
     /// What to print.
     #[arg(long, value_enum, default_value_t = View::Draws)]
     view: View,
@@ -261,7 +260,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let settings = args.filters.settings(None)?;
     let filters = &settings.filters;
     let view = if args.audit { View::Audit } else { args.view };
-    let loaded = super::filters::load(&args.tables, &settings, &args.source)?;
+    let loaded = super::filters::load(&args.tables.tables, &settings, &args.source)?;
     let summary = &loaded.summary;
     let aggregate = Aggregate::of(&loaded);
     if aggregate.stats.games == 0 {

@@ -13,10 +13,8 @@ use remis_report::analysis::{self, summary, table};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Output folders of `remis classify`, `games.parquet` files, dataset
-    /// folders of shards, or patterns such as `tables/2024-*.parquet`.
-    #[arg(required = true)]
-    tables: Vec<PathBuf>,
+    #[command(flatten)]
+    tables: super::filters::TablesArg,
     /// The rule catalogue whose events the summary counts (TOML, like
     /// data/events.toml); default: the catalogue built into remis.
     #[arg(long)]
@@ -32,7 +30,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let settings = args.filters.settings(args.events.as_ref())?;
     let config = settings.config();
     let (mut written, mut current) = (0, 0);
-    for table in table::table_paths(&args.tables)? {
+    for table in table::table_paths(&args.tables.tables)? {
         if !args.force && summary::read(&table, &config).is_ok() {
             current += 1;
             continue;
