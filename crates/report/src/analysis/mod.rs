@@ -215,8 +215,8 @@ pub struct Report {
     pub format: games::FormatCounts,
     pub scoring: scoring::ScoringStudy,
     pub audit: audit::Audit,
-    /// How concentrated the games are on few players, and the draw rate
-    /// resampled by player.
+    /// How concentrated the games are on few players, and the draw rate's
+    /// interval clustered by player.
     pub players: players::Concentration,
     /// The rule study, when a catalogue was given and some game matched it.
     pub rule_study: Option<rule_study::RuleStudy>,

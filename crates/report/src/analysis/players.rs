@@ -316,7 +316,7 @@ mod tests {
     }
 
     #[test]
-    fn few_players_are_not_resampled() {
+    fn few_players_get_no_clustered_interval() {
         let c = concentration(
             &counts(&[("A", 10, 5), ("B", 10, 5)]),
             Proportion::new(5, 10),
