@@ -360,22 +360,25 @@ pub fn queries(
         );
     }
     let keys = || vec![Column::Event.col(), Column::Site.col(), Column::Year.col()];
-    let by = |extra: Expr| {
+    let by = |extra: Expr, aggs: Vec<Expr>| {
         let mut k = keys();
         k.push(extra);
-        used.clone().group_by(k).agg([
-            len().alias("n"),
+        used.clone().group_by(k).agg(aggs)
+    };
+    // Each player's games and draws, for intervals clustered by player.
+    let player_counts = || {
+        vec![
             len().cast(DataType::UInt64).alias("games"),
             count(col(IS_DRAW)).alias("draws"),
-        ])
+        ]
     };
     let mut group_keys = keys();
     group_keys.push(col(BAND));
     Ok(Some([
         used.clone().group_by(group_keys).agg(aggs),
-        by(Column::Round.col()),
-        by(Column::White.col()),
-        by(Column::Black.col()),
+        by(Column::Round.col(), vec![len().alias("n")]),
+        by(Column::White.col(), player_counts()),
+        by(Column::Black.col(), player_counts()),
     ]))
 }
 
