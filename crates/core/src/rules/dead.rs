@@ -85,9 +85,6 @@ pub struct SearchOptions {
     /// mating chances after a flag fall are not decided (their columns are
     /// null). Only for measuring what the search costs.
     pub off: bool,
-    /// Nodes of a short helpmate search tried before chasolver (0: none).
-    /// A helpmate it finds is a proof that the side can mate.
-    pub prepass_nodes: u32,
 }
 
 impl Default for SearchOptions {
@@ -96,7 +93,6 @@ impl Default for SearchOptions {
             deep_nodes: 1 << 18,
             everywhere: false,
             off: false,
-            prepass_nodes: 0,
         }
     }
 }
@@ -120,9 +116,6 @@ pub fn can_mate(pos: &Chess, color: Color, options: &SearchOptions) -> Mate {
     };
     if chasolver::is_unwinnable_fast(&board, winner) {
         return impossible;
-    }
-    if options.prepass_nodes > 0 && short_helpmate(pos, color, options.prepass_nodes) {
-        return Mate::Possible;
     }
     match chasolver::winnability_within(&board, winner, options.deep_nodes) {
         Some(chasolver::Winnability::Winnable { .. }) => Mate::Possible,
@@ -185,44 +178,6 @@ pub fn can_mate_after_flag(
         return Mate::Impossible;
     }
     Mate::Possible
-}
-
-/// Is there a helpmate by `winner` within a few plies, found in at most
-/// `nodes` positions? Iterative deepening up to [`HELPMATE_PLIES`]; the
-/// winner's last move must give check. A yes is a proof (the line is a
-/// series of legal moves ending in mate); a no proves nothing.
-fn short_helpmate(pos: &Chess, winner: Color, nodes: u32) -> bool {
-    let mut budget = nodes;
-    (1..=HELPMATE_PLIES).any(|plies| helpmate_within(pos, winner, plies, &mut budget))
-}
-
-/// Plies of the short helpmate search: the winner's mate in two moves
-/// with the loser's help.
-const HELPMATE_PLIES: u32 = 4;
-
-fn helpmate_within(pos: &Chess, winner: Color, plies: u32, budget: &mut u32) -> bool {
-    if *budget == 0 {
-        return false;
-    }
-    *budget -= 1;
-    let moves = pos.legal_moves();
-    if moves.is_empty() {
-        return pos.turn() != winner && pos.is_check();
-    }
-    if plies == 0 {
-        return false;
-    }
-    // The winner's last move must give check; the loser's last move must
-    // leave a position where the winner can give one.
-    let last = plies == 1;
-    moves.iter().any(|&m| {
-        let mut next = pos.clone();
-        next.play_unchecked(m);
-        if last && !next.is_check() {
-            return false;
-        }
-        helpmate_within(&next, winner, plies - 1, budget)
-    })
 }
 
 /// A position with at most this many legal moves starts a forced line.
