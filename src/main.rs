@@ -6,6 +6,14 @@ mod generate;
 
 use clap::{Parser, Subcommand};
 
+// mimalloc rather than the system's allocator: chunks of games, records
+// and column buffers are allocated and freed all run long, and glibc hands
+// large blocks back to the kernel only to fault them in again. 1.7 % (master
+// games) to 4.9 % (lichess games) less wall time at one thread, for about
+// 40 MiB more peak memory (docs/performance.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "remis",
