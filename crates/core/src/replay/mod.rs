@@ -401,10 +401,10 @@ impl GameReplayer {
         record.dead = ruling.dead;
         record.flag_opponent = ruling.flag_opponent;
         record.board = Some(ruling.board);
-        record.text.set_display(
-            Field::FinalFen,
-            Fen::from_position(self.arbiter.position(), EnPassantMode::Legal),
-        );
+        let fen = Fen::from_position(self.arbiter.position(), EnPassantMode::Legal);
+        record
+            .text
+            .set_with(Field::FinalFen, |buf| fen.append_to_string(buf));
         record
     }
 }

@@ -113,8 +113,16 @@ impl GameText {
     /// Sets a field from anything displayable, without a temporary `String`.
     pub fn set_display(&mut self, field: Field, value: impl std::fmt::Display) {
         use std::fmt::Write;
+        self.set_with(field, |buf| {
+            let _ = write!(buf, "{value}");
+        });
+    }
+
+    /// Sets a field from what `append` writes to the end of the buffer:
+    /// for writers that skip the formatting machinery (a FEN, every game).
+    pub fn set_with(&mut self, field: Field, append: impl FnOnce(&mut String)) {
         let start = self.buf.len();
-        let _ = write!(self.buf, "{value}");
+        append(&mut self.buf);
         self.spans[field as usize] = (start as u32, self.buf.len() as u32);
     }
 }
