@@ -259,6 +259,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             deep_nodes: args.search_nodes,
             everywhere: args.search_everywhere,
             off: args.no_search,
+            ..SearchOptions::default()
         },
         resolver: args.san_resolver,
     };

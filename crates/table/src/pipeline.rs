@@ -157,7 +157,7 @@ pub fn classify(
                 pool.install(|| {
                     chunk_rx.into_iter().par_bridge().for_each_init(
                         || {
-                            GameReplayer::with_options(options.limits, options.search)
+                            GameReplayer::with_options(options.limits, options.search.clone())
                                 .with_resolver(options.resolver)
                         },
                         |replayer, chunk| {
