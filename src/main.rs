@@ -10,7 +10,8 @@ use clap::{Parser, Subcommand};
 // and column buffers are allocated and freed all run long, and glibc hands
 // large blocks back to the kernel only to fault them in again. 1.7 % (master
 // games) to 4.9 % (lichess games) less wall time at one thread, for about
-// 40 MiB more peak memory (docs/performance.md).
+// 40 MiB more peak memory (docs/performance.md). Without transparent huge
+// pages (`no_thp`): they cost 20 MiB of peak memory and no time.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
