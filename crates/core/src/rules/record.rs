@@ -47,6 +47,25 @@ pub enum TerminationDraw {
 }
 
 impl TerminationDraw {
+    /// The draw a lower-case Termination reason names, in the order both
+    /// chess.com's "Game drawn by …" and whole-tag reasons are read.
+    fn named_in(reason: &str) -> Option<TerminationDraw> {
+        let has = |s: &str| reason.contains(s);
+        if has("repetition") {
+            Some(TerminationDraw::Repetition)
+        } else if has("50-move") || has("50 move") || has("fifty") {
+            Some(TerminationDraw::FiftyMoves)
+        } else if has("agreement") {
+            Some(TerminationDraw::Agreement)
+        } else if has("stalemate") {
+            Some(TerminationDraw::Stalemate)
+        } else if has("insufficient material") {
+            Some(TerminationDraw::InsufficientMaterial)
+        } else {
+            None
+        }
+    }
+
     pub fn ending(self) -> Ending {
         match self {
             TerminationDraw::Repetition => Ending::ThreefoldRepetition,
@@ -116,16 +135,8 @@ impl Termination {
         let has = |s: &str| reason.contains(s);
         if has("insufficient material") && (has("timeout") || has("time")) {
             Termination::TimeoutVsInsufficientMaterial
-        } else if has("repetition") {
-            Termination::DrawnBy(TerminationDraw::Repetition)
-        } else if has("50-move") || has("50 move") || has("fifty") {
-            Termination::DrawnBy(TerminationDraw::FiftyMoves)
-        } else if has("agreement") {
-            Termination::DrawnBy(TerminationDraw::Agreement)
-        } else if has("stalemate") {
-            Termination::DrawnBy(TerminationDraw::Stalemate)
-        } else if has("insufficient material") {
-            Termination::DrawnBy(TerminationDraw::InsufficientMaterial)
+        } else if let Some(draw) = TerminationDraw::named_in(reason) {
+            Termination::DrawnBy(draw)
         } else if has("timeout") || has("time") {
             Termination::TimeForfeit
         } else if has("abandon") {
@@ -154,16 +165,8 @@ impl Termination {
         let has = |s: &str| t.contains(s);
         if has("vs insufficient material") || has("versus insufficient material") {
             Termination::TimeoutVsInsufficientMaterial
-        } else if has("repetition") {
-            Termination::DrawnBy(TerminationDraw::Repetition)
-        } else if has("50-move") || has("50 move") || has("fifty") {
-            Termination::DrawnBy(TerminationDraw::FiftyMoves)
-        } else if has("agreement") {
-            Termination::DrawnBy(TerminationDraw::Agreement)
-        } else if has("stalemate") {
-            Termination::DrawnBy(TerminationDraw::Stalemate)
-        } else if has("insufficient material") {
-            Termination::DrawnBy(TerminationDraw::InsufficientMaterial)
+        } else if let Some(draw) = TerminationDraw::named_in(t) {
+            Termination::DrawnBy(draw)
         } else if has("time forfeit") || has("timeout") || has("on time") || t == "time" {
             Termination::TimeForfeit
         } else if has("abandon") {
