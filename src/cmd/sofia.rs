@@ -180,11 +180,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             out,
             "\n{} ({}): with the rule {}, without {}; editions {} / {} / controls {} and {}",
             c.series,
-            c.regimes
-                .iter()
-                .map(|r| r.label())
-                .collect::<Vec<_>>()
-                .join("; "),
+            c.rules_label(),
             years(&c.after_years),
             years(&c.before_years),
             c.editions[0],

@@ -180,6 +180,18 @@ pub struct SeriesChange {
     pub effects: Vec<(Measure, Effect, Option<Effect>)>,
 }
 
+impl SeriesChange {
+    /// Its editions' rules, as one label: "No draw offers (Sofia rules);
+    /// 3-1-0 scoring only".
+    pub fn rules_label(&self) -> String {
+        self.regimes
+            .iter()
+            .map(|r| r.label())
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct RuleStudy {
     pub editions: Vec<Edition>,

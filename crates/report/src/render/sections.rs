@@ -645,13 +645,7 @@ pub fn rule_study_changes(h: &mut String, study: &crate::analysis::rule_study::R
                 format!(
                     "<td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{} / {} / {}+{}</td>",
                     escape(&c.series),
-                    escape(
-                        &c.regimes
-                            .iter()
-                            .map(|r| r.label())
-                            .collect::<Vec<_>>()
-                            .join("; ")
-                    ),
+                    escape(&c.rules_label()),
                     years(&c.after_years),
                     years(&c.before_years),
                     c.editions[0],
