@@ -70,9 +70,19 @@ fn on_interrupt() {
     });
 }
 
+/// A file-size limit (`ulimit -f`) would kill the process with SIGXFSZ,
+/// with no message and a temporary file left behind; with the signal
+/// caught, the write fails with EFBIG instead, and the run reports it,
+/// naming the file, and cleans up like any failed write.
+fn on_file_size_limit() {
+    let caught = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let _ = signal_hook::flag::register(signal_hook::consts::SIGXFSZ, caught);
+}
+
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     on_interrupt();
+    on_file_size_limit();
     let result = match cli.command {
         Command::Classify(args) => cmd::classify::run(args),
         Command::Generate(args) => cmd::generate::run(args),
@@ -94,7 +104,10 @@ fn main() -> std::process::ExitCode {
             std::process::ExitCode::SUCCESS
         }
         Err(err) => {
-            eprintln!("remis: error: {err:#}");
+            eprintln!(
+                "remis: error: {}",
+                remis_core::excerpt::terminal_safe(&format!("{err:#}"))
+            );
             std::process::ExitCode::from(2)
         }
     }

@@ -11,6 +11,7 @@ use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use remis_core::{
+    excerpt::terminal_safe,
     input::{self, Limits},
     replay::SanResolver,
     rules::{Ending, SearchOptions},
@@ -155,27 +156,21 @@ fn shard_path(input: &input::Input, placed: &Path, root: Option<&Path>) -> Resul
             stem = &stem[..stem.len() - suffix.len()];
         }
     }
-    let mut shard = stem.to_vec();
-    shard.extend_from_slice(b".parquet");
-    Ok(placed.with_file_name(std::ffi::OsStr::from_bytes(&shard)))
+    // A long name is shortened with a hash, so that it fits; its summary
+    // and temporary names fit themselves the same way.
+    let shard = remis_table::safe_file::fit_name(stem, b".parquet");
+    Ok(placed.with_file_name(shard))
 }
 
 /// The output must never replace an input: `classify in.parquet --out
-/// in.parquet` would lose the user's data.
+/// in.parquet` would lose the user's data (also through a symlink or a
+/// hard link).
 fn refuse_overwriting_an_input(out: &Path, inputs: &[input::Input]) -> Result<()> {
-    let Ok(out_canonical) = std::fs::canonicalize(out) else {
-        return Ok(());
-    };
-    for input in inputs {
-        if let input::Input::File(path) = input
-            && std::fs::canonicalize(path).is_ok_and(|p| p == out_canonical)
-        {
-            anyhow::bail!(
-                "{}: the output is one of the inputs; refusing to overwrite it (choose another --out)",
-                out.display()
-            );
-        }
-    }
+    let files = inputs.iter().filter_map(|i| match i {
+        input::Input::File(path) => Some(path.as_path()),
+        input::Input::Stdin => None,
+    });
+    remis_table::safe_file::refuse_input_as_output(out, files)?;
     Ok(())
 }
 
@@ -230,7 +225,10 @@ fn check_existing(shard: &Path, input: &input::Input) -> Result<Existing> {
 pub fn run(args: Args) -> Result<ExitCode> {
     let resolved = input::resolve(&args.inputs, &ParquetSource)?;
     for (path, why) in &resolved.skipped {
-        eprintln!("remis: warning: {}: skipped: {why}", path.display());
+        eprintln!(
+            "remis: warning: {}: skipped: {why}",
+            terminal_safe(&path.display().to_string())
+        );
     }
     let placed = resolved.placed;
     let inputs = resolved.inputs;
@@ -267,10 +265,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if !args.shard_per_input {
         let out = table_path(&args.out)?;
         refuse_overwriting_an_input(&out, &inputs)?;
-        let damaged = classify_into(&inputs, &out, &options)?;
-        if summarize {
-            write_summary(&out)?;
-        }
+        let damaged = classify_into(&inputs, &out, &options, summarize)?;
         return Ok(exit(damaged, args.allow_damaged));
     }
     // One shard per input: each written (or failed) on its own.
@@ -305,17 +300,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     std::fs::create_dir_all(dir)
                         .with_context(|| format!("creating folder {}", dir.display()))?;
                 }
-                let d = classify_into(std::slice::from_ref(input), shard, &options)?;
-                if summarize {
-                    write_summary(shard)?;
-                }
-                Ok(d)
+                classify_into(std::slice::from_ref(input), shard, &options, summarize)
             }
         });
         match written {
             Ok(d) => damaged |= d,
             Err(e) => {
-                eprintln!("remis: error: {}: {e:#}", input.name());
+                eprintln!(
+                    "remis: error: {}",
+                    terminal_safe(&format!("{}: {e:#}", input.name()))
+                );
                 failed.push(input.name());
             }
         }
@@ -334,19 +328,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(exit(damaged, args.allow_damaged))
 }
 
-/// Writes the table's summary for the default filters, the one reading
-/// commands without filters use.
-fn write_summary(table: &std::path::Path) -> Result<()> {
+/// The summary of the table that will be `table`, for the default
+/// filters (the one reading commands without filters use), made from the
+/// finished table before it is in place; returned uncommitted.
+fn prepare_summary(
+    table: &remis_table::writer::WrittenTable,
+) -> Result<remis_table::safe_file::AtomicFile> {
     let settings = remis_report::analysis::Settings {
         filters: remis_report::analysis::Filters::default(),
         patterns: remis_report::study::EventPatterns::default(),
         catalogue: remis_report::study::events::EventCatalogue::built_in(),
     };
     let config = settings.config();
-    let counts = remis_report::analysis::summarize_rows(table, &config)
-        .with_context(|| format!("summarizing {}", table.display()))?;
-    remis_report::analysis::summary::write(table, &config, &counts)?;
-    Ok(())
+    let counts = remis_report::analysis::summarize_rows(table.readable_path(), &config)
+        .with_context(|| format!("summarizing {}", table.path().display()))?;
+    remis_report::analysis::summary::prepare(table.path(), table.readable_path(), &config, &counts)
 }
 
 fn exit(damaged: bool, allow_damaged: bool) -> ExitCode {
@@ -357,15 +353,19 @@ fn exit(damaged: bool, allow_damaged: bool) -> ExitCode {
     }
 }
 
-/// Classifies inputs into one table; returns whether any input was damaged.
+/// Classifies inputs into one table (and its summary, when asked);
+/// returns whether any input was damaged. The table and its summary are
+/// both written whole before either is renamed into place, so a failure
+/// at the summary (a full disk) leaves the previous table as it was.
 fn classify_into(
     inputs: &[input::Input],
     out: &std::path::Path,
     options: &pipeline::Options,
+    summarize: bool,
 ) -> Result<bool> {
     let bar = progress_bar(input::total_size(inputs));
     let started = std::time::Instant::now();
-    let summary = pipeline::classify(inputs, out, options, &mut |p| {
+    let (summary, table) = pipeline::classify(inputs, out, options, &mut |p| {
         bar.set_position(p.bytes_read);
         let rate = p.games as f64 / started.elapsed().as_secs_f64().max(1e-3);
         bar.set_message(format!("{} games, {rate:.0} games/s", p.games));
@@ -382,13 +382,16 @@ fn classify_into(
         if summary.problems.len() == 1 { "" } else { "s" },
         summary.elapsed.as_secs_f64(),
         summary.games_per_second(),
-        out.display()
+        terminal_safe(&out.display().to_string())
     );
     if let Some(duplicates) = summary.duplicates {
         eprintln!("remis: {duplicates} games are later copies of an earlier game (--dedup)");
     }
     for problem in &summary.problems {
-        eprintln!("remis: damaged input: {problem}");
+        eprintln!(
+            "remis: damaged input: {}",
+            terminal_safe(&problem.to_string())
+        );
     }
     anyhow::ensure!(
         summary.games_read == summary.rows_written,
@@ -396,6 +399,11 @@ fn classify_into(
         summary.games_read,
         summary.rows_written
     );
+    let counts = summarize.then(|| prepare_summary(&table)).transpose()?;
+    table.commit()?;
+    if let Some(counts) = counts {
+        counts.commit()?;
+    }
     Ok(!summary.problems.is_empty())
 }
 

@@ -2,13 +2,13 @@
 //! samples and benchmarks.
 
 use std::{
-    fs::File,
     io::{BufWriter, Write},
     path::PathBuf,
     process::ExitCode,
 };
 
 use anyhow::{Context, Result};
+use remis_table::safe_file::AtomicFile;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -24,19 +24,27 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let mut out: Box<dyn Write> = match &args.out {
-        None => Box::new(BufWriter::new(std::io::stdout().lock())),
-        Some(path) => {
-            let file =
-                File::create(path).with_context(|| format!("creating {}", path.display()))?;
-            if path.extension().is_some_and(|e| e == "zst") {
-                Box::new(zstd::stream::Encoder::new(file, 19)?.auto_finish())
-            } else {
-                Box::new(BufWriter::new(file))
-            }
-        }
+    let Some(path) = &args.out else {
+        let mut out = BufWriter::new(std::io::stdout().lock());
+        crate::generate::write_games(&mut out, args.games, args.seed)?;
+        out.flush()?;
+        return Ok(ExitCode::SUCCESS);
     };
-    crate::generate::write_games(&mut out, args.games, args.seed)?;
-    out.flush()?;
+    // The file replaces an earlier one only when whole.
+    let mut file = AtomicFile::create(path)?;
+    {
+        let sink = BufWriter::new(&mut file);
+        if path.extension().is_some_and(|e| e == "zst") {
+            let mut packed = zstd::stream::Encoder::new(sink, 19)?;
+            crate::generate::write_games(&mut packed, args.games, args.seed)?;
+            packed.finish()?.flush()?;
+        } else {
+            let mut sink = sink;
+            crate::generate::write_games(&mut sink, args.games, args.seed)?;
+            sink.flush()?;
+        }
+    }
+    file.commit()
+        .with_context(|| format!("writing {}", path.display()))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -10,6 +10,7 @@ use remis_report::analysis;
 use remis_report::analysis::draws::YearBins;
 use remis_report::render::format::percent;
 use remis_report::render::html;
+use remis_table::safe_file;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -83,7 +84,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
-    std::fs::write(&args.out, page).with_context(|| format!("writing {}", args.out.display()))?;
+    // The page replaces the previous one only when whole, and never a table
+    // it was made from (nor its summary).
+    let read = aggregate.tables.iter().flat_map(|t| {
+        let summary = settings.config().file_of(t);
+        [t.clone(), summary]
+    });
+    let read: Vec<std::path::PathBuf> = read.collect();
+    safe_file::refuse_input_as_output(&args.out, read.iter().map(|p| p.as_path()))?;
+    safe_file::AtomicFile::write_all(&args.out, page.as_bytes())?;
     let overall = aggregate.stats.overall();
     match overall.rate() {
         Some(rate) => eprintln!(

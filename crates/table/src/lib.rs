@@ -6,11 +6,14 @@
 //! - [`parquet_input`]: games stored as Parquet rows (the lichess dataset),
 //!   read through core's [`remis_core::input::ColumnarSource`];
 //! - [`dedup`]: the same game met twice;
+//! - [`safe_file`]: the one way remis writes a file (and opens one it
+//!   reads back);
 //! - [`pipeline`]: the classify stage, wiring core's reader and replay
 //!   across threads into the writer.
 
 pub mod dedup;
 pub mod parquet_input;
 pub mod pipeline;
+pub mod safe_file;
 pub mod schema;
 pub mod writer;

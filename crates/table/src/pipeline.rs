@@ -27,7 +27,7 @@ use crate::{
     dedup::{self, Deduplicator},
     parquet_input::ParquetSource,
     schema::Column,
-    writer::{InputStamp, Manifest, ParquetSink, ROW_GROUP_ROWS, TableBuilder},
+    writer::{InputStamp, Manifest, ParquetSink, ROW_GROUP_ROWS, TableBuilder, WrittenTable},
 };
 
 #[derive(Clone, Debug)]
@@ -102,13 +102,15 @@ struct Replayed {
     last: bool,
 }
 
-/// Classifies every game of `inputs` into the Parquet table `out`.
+/// Classifies every game of `inputs` into the Parquet table `out`, written
+/// whole but not yet in place: the caller commits it (after writing what
+/// must go with it, such as its summary).
 pub fn classify(
     inputs: &[Input],
     out: &Path,
     options: &Options,
     progress: &mut dyn FnMut(Progress),
-) -> Result<Summary> {
+) -> Result<(Summary, WrittenTable)> {
     let started = Instant::now();
     let threads = match options.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -119,20 +121,22 @@ pub fn classify(
         .thread_name(|i| format!("remis-replay-{i}"))
         .build()
         .context("starting the replay threads")?;
-    let stamps = inputs
-        .iter()
-        .map(|input| match input {
-            Input::File(path) => InputStamp::of_path(path),
-            Input::Stdin => InputStamp::stdin(),
-        })
-        .collect();
-    let mut sink = ParquetSink::create(out, &Manifest::new(stamps))?;
+    let stamp = |input: &Input| match input {
+        Input::File(path) => InputStamp::of_path(path),
+        Input::Stdin => InputStamp::stdin(),
+    };
+    let stamps: Vec<InputStamp> = inputs.iter().map(stamp).collect();
+    let mut sink = ParquetSink::create(out, &Manifest::new(stamps.clone()))?;
     let bytes_read = Arc::new(AtomicU64::new(0));
     let (chunk_tx, chunk_rx) = mpsc::sync_channel::<input::Chunk>(threads * 8);
     let (done_tx, done_rx) = mpsc::sync_channel::<Replayed>(threads * 4);
     let mut summary = Summary::default();
 
+    // Set when the writer fails (a full disk): reading and replaying stop
+    // at once instead of finishing inputs whose rows cannot be written.
+    let stop = std::sync::atomic::AtomicBool::new(false);
     let problems = std::thread::scope(|scope| -> Result<Vec<InputProblem>> {
+        let stop = &stop;
         let reader = {
             let bytes_read = bytes_read.clone();
             let chunk_bytes = options.chunk_bytes;
@@ -146,7 +150,7 @@ pub fn classify(
                         limits,
                         &ParquetSource,
                         bytes_read,
-                        &mut |chunk| chunk_tx.send(chunk).is_ok(),
+                        &mut |chunk| !stop.load(Ordering::Relaxed) && chunk_tx.send(chunk).is_ok(),
                     )
                 })
                 .context("starting the reading thread")?
@@ -161,6 +165,9 @@ pub fn classify(
                                 .with_resolver(options.resolver)
                         },
                         |replayer, chunk| {
+                            if stop.load(Ordering::Relaxed) {
+                                return;
+                            }
                             let replayed = replay_chunk(replayer, chunk, options.dedup);
                             let _ = done_tx.send(replayed);
                         },
@@ -176,19 +183,34 @@ pub fn classify(
                 games,
             })
         });
+        if write_result.is_err() {
+            stop.store(true, Ordering::Relaxed);
+        }
         let problems = reader.join().expect("reading thread panicked");
         write_result?;
         Ok(problems)
     })?;
 
     summary.rows_written = sink.rows_written;
-    sink.finish()?;
+    let table = sink.finish()?;
     // Problems of the inputs first, then what the games' text showed.
     let found = std::mem::take(&mut summary.problems);
     summary.problems = problems;
+    // An input rewritten or truncated while it was read gave rows of no
+    // one version of it: damage, and the manifest would be wrong.
+    for (input, before) in inputs.iter().zip(&stamps) {
+        if before.bytes.is_some() && stamp(input) != *before {
+            summary.problems.push(input::InputProblem {
+                source: input.name(),
+                message: "the file changed while it was read (size or time differs); \
+                          its rows may be torn: classify it again"
+                    .into(),
+            });
+        }
+    }
     summary.problems.extend(found);
     summary.elapsed = started.elapsed();
-    Ok(summary)
+    Ok((summary, table))
 }
 
 fn replay_chunk(replayer: &mut GameReplayer, chunk: input::Chunk, dedup: bool) -> Replayed {

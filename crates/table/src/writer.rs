@@ -6,6 +6,7 @@ use std::{fs::File, path::Path};
 use polars::polars_utils::compression::ZstdLevel;
 use polars::prelude::*;
 
+use crate::safe_file::AtomicFile;
 use crate::schema::Column;
 use remis_core::replay::{Field, GameRecord, Platform, TimeClass};
 use remis_core::rules::{BoardFacts, DrawType, GameResult};
@@ -325,6 +326,8 @@ pub enum SinkError {
         path: std::path::PathBuf,
         cause: PolarsError,
     },
+    #[error(transparent)]
+    Safe(#[from] crate::safe_file::SafeFileError),
 }
 
 /// A file that remembers the first error the operating system gave, so
@@ -356,22 +359,43 @@ impl RecordingFile {
 }
 
 /// Writes game rows to a zstd-compressed Parquet file, a row group at a
-/// time. The rows go to a hidden temporary file beside the table, which
-/// replaces the table only when the run has succeeded: an interrupted or
-/// failed run leaves the previous table as it was, and never a torn file
-/// under the table's name.
+/// time. The rows go to a temporary file beside the table
+/// ([`AtomicFile`]), which replaces the table only when the run has
+/// succeeded: an interrupted or failed run leaves the previous table as it
+/// was, and never a torn file under the table's name.
 pub struct ParquetSink {
     writer: Option<polars::io::parquet::write::BatchedWriter<RecordingFile>>,
-    /// The temporary file, until it has been handed to the writer.
+    /// The temporary file's second handle, until the writer takes it.
     file: Option<RecordingFile>,
-    /// A second handle on the temporary file, for fsync.
-    sync: File,
+    out: AtomicFile,
     error: std::sync::Arc<std::sync::Mutex<Option<std::io::Error>>>,
     path: std::path::PathBuf,
-    temp: std::path::PathBuf,
     pub rows_written: u64,
     /// The manifest, as the footer's key-value metadata stores it.
     manifest: String,
+}
+
+/// A table written whole but not yet in place: its rows can be read (a
+/// summary made from them) before [`WrittenTable::commit`] puts it under
+/// its name.
+#[derive(Debug)]
+pub struct WrittenTable(AtomicFile);
+
+impl WrittenTable {
+    /// Where the finished table can be read now.
+    pub fn readable_path(&self) -> &Path {
+        self.0.temp_path()
+    }
+
+    /// The table's own name.
+    pub fn path(&self) -> &Path {
+        self.0.target()
+    }
+
+    /// Renames the table into place (flushed to disk first).
+    pub fn commit(self) -> Result<(), SinkError> {
+        self.0.commit().map_err(SinkError::Safe)
+    }
 }
 
 impl ParquetSink {
@@ -379,18 +403,12 @@ impl ParquetSink {
     /// reported before any work. Temporary files that dead runs left beside
     /// the table (a kill leaves no chance to remove them) are removed.
     pub fn create(path: &Path, manifest: &Manifest) -> Result<ParquetSink, SinkError> {
-        let name = path
-            .file_name()
-            .map_or_else(|| "games.parquet".into(), |n| n.to_string_lossy());
         remove_stale_temporaries(path);
-        let temp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-        let create_error = |cause| SinkError::Create {
+        let out = AtomicFile::create(path).map_err(SinkError::Safe)?;
+        let file = out.file().try_clone().map_err(|cause| SinkError::Create {
             path: path.to_path_buf(),
             cause,
-        };
-        let file = File::create(&temp).map_err(create_error)?;
-        register_temporary(&temp);
-        let sync = file.try_clone().map_err(create_error)?;
+        })?;
         let error = std::sync::Arc::default();
         Ok(ParquetSink {
             writer: None,
@@ -398,10 +416,9 @@ impl ParquetSink {
                 file,
                 error: std::sync::Arc::clone(&error),
             }),
-            sync,
+            out,
             error,
             path: path.to_path_buf(),
-            temp,
             rows_written: 0,
             manifest: manifest.to_json(),
         })
@@ -453,10 +470,10 @@ impl ParquetSink {
         Ok(())
     }
 
-    /// Writes the footer, flushes the file to disk and moves it over the
-    /// table. An input without games still gets a valid, empty table with
-    /// the full schema.
-    pub fn finish(mut self) -> Result<(), SinkError> {
+    /// Writes the footer. An input without games still gets a valid,
+    /// empty table with the full schema. The table is whole but not yet in
+    /// place: [`WrittenTable::commit`] puts it there.
+    pub fn finish(mut self) -> Result<WrittenTable, SinkError> {
         if self.writer.is_none() {
             let empty = TableBuilder::new(0)
                 .take_frame()
@@ -466,14 +483,13 @@ impl ParquetSink {
         if let Some(writer) = self.writer.take() {
             writer.finish().map_err(|e| self.failure(e))?;
         }
-        let io_error = |cause| SinkError::Io {
-            path: self.path.clone(),
-            cause,
-        };
-        self.sync.sync_all().map_err(io_error)?;
-        std::fs::rename(&self.temp, &self.path).map_err(io_error)?;
-        forget_temporary(&self.temp);
-        Ok(())
+        if let Some(e) = self.error.lock().ok().and_then(|mut e| e.take()) {
+            return Err(SinkError::Io {
+                path: self.path.clone(),
+                cause: e,
+            });
+        }
+        Ok(WrittenTable(self.out))
     }
 }
 
@@ -523,26 +539,37 @@ pub struct Manifest {
     pub inputs: Vec<InputStamp>,
 }
 
-/// One input: its path (canonical where it exists), size and modification
-/// time; standard input has neither.
+/// One input: its path (canonical where it exists), size, modification
+/// time and status-change time; standard input has none of them. The
+/// status-change time (ctime) is the kernel's: no user can set it back, so
+/// a file rewritten at the same size with its modification time reset
+/// still differs.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct InputStamp {
     pub path: String,
     pub bytes: Option<u64>,
     pub modified_ns: Option<u128>,
+    #[serde(default)]
+    pub changed_ns: Option<u128>,
 }
 
 impl InputStamp {
     pub fn of_path(path: &Path) -> InputStamp {
         let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
         let meta = std::fs::metadata(path).ok();
+        use std::os::unix::fs::MetadataExt;
         InputStamp {
             path: canonical.to_string_lossy().into_owned(),
             bytes: meta.as_ref().map(|m| m.len()),
             modified_ns: meta
+                .as_ref()
                 .and_then(|m| m.modified().ok())
                 .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
                 .map(|d| d.as_nanos()),
+            changed_ns: meta.and_then(|m| {
+                let seconds = u128::try_from(m.ctime()).ok()?;
+                Some(seconds * 1_000_000_000 + u128::try_from(m.ctime_nsec()).ok()?)
+            }),
         }
     }
 
@@ -551,6 +578,7 @@ impl InputStamp {
             path: "-".into(),
             bytes: None,
             modified_ns: None,
+            changed_ns: None,
         }
     }
 }
@@ -609,8 +637,9 @@ impl Manifest {
     }
 }
 
-/// Removes `.NAME.PID.tmp` beside `path` for every PID that is no longer a
-/// running process (Linux's /proc tells); says so on standard error.
+/// Removes the temporary files of `path` (`.NAME.PID-RANDOM.tmp`) whose
+/// process is no longer running (Linux's /proc tells); says so on
+/// standard error.
 fn remove_stale_temporaries(path: &Path) {
     let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
         return;
@@ -620,35 +649,23 @@ fn remove_stale_temporaries(path: &Path) {
     } else {
         dir
     };
-    let prefix = format!(".{}.", name.to_string_lossy());
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
     for entry in entries.flatten() {
-        let file = entry.file_name().to_string_lossy().into_owned();
-        let Some(pid) = file
-            .strip_prefix(&prefix)
-            .and_then(|rest| rest.strip_suffix(".tmp"))
-            .and_then(|pid| pid.parse::<u32>().ok())
-        else {
+        let Some(pid) = crate::safe_file::temporary_pid(&entry.file_name(), name) else {
             continue;
         };
         let alive = pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists();
-        if !alive && Path::new("/proc/self").exists() && std::fs::remove_file(entry.path()).is_ok()
-        {
+        if !alive && std::fs::remove_file(entry.path()).is_ok() {
             eprintln!(
                 "remis: removed {}, left by an interrupted run (process {pid})",
                 entry.path().display()
             );
         }
-    }
-}
-
-impl Drop for ParquetSink {
-    fn drop(&mut self) {
-        // Still there only when the run failed: the table stays as it was.
-        let _ = std::fs::remove_file(&self.temp);
-        forget_temporary(&self.temp);
     }
 }
 
