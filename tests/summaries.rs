@@ -4,6 +4,7 @@
 //! table and once as shards of a dataset; every output must agree, and a
 //! summary file that cannot be trusted is refused with its path named.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use remis_report::analysis::{self, Merge, Settings, Summary, summary};
@@ -282,23 +283,108 @@ fn a_summary_that_cannot_be_trusted_is_refused_by_name() {
     );
     assert_eq!(without_provenance(&page), truth);
 
-    // Stale: the table changed after its summary was written.
+    // The same table written again (a copy, a touch): its content is
+    // the same, and so is its footer, so its summary still holds.
     succeeded(remis().arg("summarize").arg(&shards).output().unwrap());
-    let table = summaries[1]
-        .to_string_lossy()
-        .split(".summary-")
-        .next()
-        .map(|stem| PathBuf::from(format!("{stem}.parquet")))
-        .unwrap();
-    let bytes = std::fs::read(&table).unwrap();
+    let tables: Vec<PathBuf> = summaries
+        .iter()
+        .map(|s| {
+            let stem = s
+                .to_string_lossy()
+                .split(".summary-")
+                .next()
+                .unwrap()
+                .to_string();
+            PathBuf::from(format!("{stem}.parquet"))
+        })
+        .collect();
+    let bytes = std::fs::read(&tables[1]).unwrap();
     std::thread::sleep(std::time::Duration::from_millis(20));
-    std::fs::write(&table, bytes).unwrap();
-    let (page, stderr) = report(&shards, &dir.join("stale.html"), &[]);
+    std::fs::write(&tables[1], &bytes).unwrap();
+    let (page, stderr) = report(&shards, &dir.join("same.html"), &[]);
+    assert!(!stderr.contains("warning"), "{stderr}");
+    assert_eq!(without_provenance(&page), truth);
+
+    // Stale: another table put in its place, its time set back to the
+    // old one's (the summary was trusted by size and time before).
+    let old_time = std::fs::metadata(&tables[1]).unwrap().modified().unwrap();
+    let other = std::fs::read(&tables[0]).unwrap();
+    std::fs::write(&tables[1], &other).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&tables[1])
+        .unwrap()
+        .set_modified(old_time)
+        .unwrap();
+    let (_, stderr) = report(&shards, &dir.join("stale.html"), &[]);
     assert!(
         stderr.contains(&summaries[1].display().to_string()) && stderr.contains("changed"),
         "{stderr}"
     );
+    std::fs::write(&tables[1], &bytes).unwrap();
+    let (page, _) = report(&shards, &dir.join("restored.html"), &[]);
     assert_eq!(without_provenance(&page), truth);
+}
+
+/// Issue 30, class 3: summaries that would wrap a count, unpack to
+/// gigabytes, block or never end are refused by name, and the rows read.
+#[test]
+fn hostile_summaries_are_refused_not_followed() {
+    let (dir, _one, shards) = one_and_sharded("hostile-summaries", 2);
+    let summaries: Vec<PathBuf> = std::fs::read_dir(&shards)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains(".summary-"))
+        .collect();
+    let (truth, _) = report(&shards, &dir.join("truth.html"), &["--source", "rows"]);
+    let truth = without_provenance(&truth);
+    let original = std::fs::read(&summaries[0]).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_slice(&zstd::decode_all(original.as_slice()).unwrap()).unwrap();
+    let pack = |v: &serde_json::Value| zstd::encode_all(v.to_string().as_bytes(), 3).unwrap();
+    let refused = |label: &str, why: &str| {
+        let (page, stderr) = report(&shards, &dir.join(format!("{label}.html")), &[]);
+        assert!(
+            stderr.contains(&summaries[0].display().to_string()) && stderr.contains(why),
+            "{label}: {stderr}"
+        );
+        assert_eq!(without_provenance(&page), truth, "{label}");
+    };
+
+    // A count near 2^64: 200 games would have read as 50 once added.
+    let mut wrapped = json.clone();
+    let coverage = wrapped["summary"]["coverage"].as_object_mut().unwrap();
+    let used = coverage["used"].as_u64().unwrap();
+    coverage.insert("used".into(), serde_json::json!(u64::MAX - 100));
+    std::fs::write(&summaries[0], pack(&wrapped)).unwrap();
+    refused("wrapped", "not a readable remis summary");
+
+    // Counts that do not add up to the table's rows.
+    let mut edited = json.clone();
+    let coverage = edited["summary"]["coverage"].as_object_mut().unwrap();
+    coverage.insert("used".into(), serde_json::json!(used + 1000));
+    std::fs::write(&summaries[0], pack(&edited)).unwrap();
+    refused("edited", "not a readable remis summary");
+
+    // A small file that unpacks to 600 MiB.
+    let bomb = zstd::encode_all(std::io::repeat(b' ').take(600 << 20), 19).unwrap();
+    assert!(bomb.len() < 1 << 20, "{}", bomb.len());
+    std::fs::write(&summaries[0], &bomb).unwrap();
+    refused("bomb", "unpacks to more than");
+
+    // A FIFO and a link to /dev/zero in its place: refused at once.
+    std::fs::remove_file(&summaries[0]).unwrap();
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&summaries[0])
+            .status()
+            .unwrap()
+            .success()
+    );
+    refused("fifo", "not a regular file");
+    std::fs::remove_file(&summaries[0]).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &summaries[0]).unwrap();
+    refused("zero", "not a regular file");
 }
 
 #[test]

@@ -63,6 +63,57 @@ pub enum ParquetInputError {
     WrongType { column: String, found: String },
     #[error("row group {group}: {cause}")]
     Group { group: usize, cause: PolarsError },
+    #[error("its footer says {footer} rows, its row groups hold {groups}: a corrupt file")]
+    RowCount { footer: usize, groups: usize },
+    #[error("column `{column}` holds ratings that are not whole numbers ({example})")]
+    FractionalRating { column: String, example: f64 },
+}
+
+/// Runs a polars call on a file that may be hostile: a panic inside polars
+/// (a file truncated while read, a corrupt page) becomes an error, so the
+/// caller can name the file and carry on.
+pub fn contained<T>(call: impl FnOnce() -> PolarsResult<T>) -> PolarsResult<T> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(call)) {
+        Ok(result) => result,
+        Err(panic) => {
+            let message = panic
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| panic.downcast_ref::<&str>().copied())
+                .unwrap_or("no message");
+            Err(PolarsError::ComputeError(
+                format!("the Parquet reader failed on this file ({message})").into(),
+            ))
+        }
+    }
+}
+
+/// The row count of a Parquet file, checked: the footer's count must equal
+/// the sum of its row groups' counts, or the file is refused as corrupt.
+pub fn checked_row_count(path: &Path) -> Result<u64, ParquetInputError> {
+    let file = File::open(path).map_err(|e| ParquetInputError::Unreadable(e.into()))?;
+    let mut reader = ParquetReader::new(file);
+    let metadata =
+        contained(|| reader.get_metadata().cloned()).map_err(ParquetInputError::Unreadable)?;
+    check_row_count(&metadata)?;
+    Ok(metadata.num_rows as u64)
+}
+
+fn check_row_count(
+    metadata: &polars::io::parquet::read::FileMetadata,
+) -> Result<(), ParquetInputError> {
+    let groups = metadata
+        .row_groups
+        .iter()
+        .try_fold(0usize, |sum, g| sum.checked_add(g.num_rows()))
+        .unwrap_or(usize::MAX);
+    if groups != metadata.num_rows {
+        return Err(ParquetInputError::RowCount {
+            footer: metadata.num_rows,
+            groups,
+        });
+    }
+    Ok(())
 }
 
 /// A reader of a Parquet file's games, a slice of rows at a time.
@@ -124,7 +175,7 @@ impl ParquetGames {
     pub fn open(path: &Path) -> Result<ParquetGames, ParquetInputError> {
         let file = File::open(path).map_err(|e| ParquetInputError::Unreadable(e.into()))?;
         let mut reader = ParquetReader::new(file);
-        let schema = reader.schema().map_err(ParquetInputError::Unreadable)?;
+        let schema = contained(|| reader.schema()).map_err(ParquetInputError::Unreadable)?;
         let names: Vec<String> = schema.iter_names().map(|n| n.to_string()).collect();
         let Some(movetext) = schema.get(MOVETEXT) else {
             return Err(ParquetInputError::NoMovetext(names.join(", ")));
@@ -144,10 +195,9 @@ impl ParquetGames {
             .collect();
         let mut columns: Vec<String> = present.iter().map(|c| c.to_string()).collect();
         columns.push(MOVETEXT.into());
-        let metadata = reader
-            .get_metadata()
-            .map_err(ParquetInputError::Unreadable)?
-            .clone();
+        let metadata =
+            contained(|| reader.get_metadata().cloned()).map_err(ParquetInputError::Unreadable)?;
+        check_row_count(&metadata)?;
         let first_group_rows = metadata.row_groups.first().map_or(0, |g| g.num_rows());
         Ok(ParquetGames {
             path: path.to_path_buf(),
@@ -201,7 +251,7 @@ impl ColumnarGames for ParquetGames {
             .with_columns(Some(self.columns.clone()))
             .with_slice(Some((self.offset, rows)));
         reader.set_metadata(self.metadata.clone());
-        let frame = reader.finish().map_err(failed)?;
+        let frame = contained(|| reader.finish()).map_err(failed)?;
         self.offset += rows;
         // The group that holds the next row, for messages.
         while self.group_end <= self.offset && self.group + 1 < self.metadata.row_groups.len() {
@@ -211,7 +261,7 @@ impl ColumnarGames for ParquetGames {
         let mut tags: Vec<StringChunked> = Vec::with_capacity(self.names.len());
         for name in self.names.iter() {
             let column = frame.column(name).map_err(failed)?;
-            let text = column.cast(&DataType::String).map_err(failed)?;
+            let text = tag_text(name, column, index)?;
             tags.push(text.str().map_err(failed)?.clone());
         }
         let movetext = frame
@@ -269,4 +319,41 @@ impl ColumnarGames for ParquetGames {
             total => self.offset as f64 / total as f64,
         }
     }
+}
+
+/// A tag column as text. Ratings stored as floats (pandas writes integer
+/// columns with gaps as Float64, NaN for the gaps) are read as the whole
+/// numbers they are, NaN as no rating; a rating with a fraction is refused,
+/// naming the column, rather than guessed.
+fn tag_text(name: &str, column: &Column, group: usize) -> Result<Column, ParquetInputError> {
+    let failed = |cause| ParquetInputError::Group { group, cause };
+    if !column.dtype().is_float() {
+        return column.cast(&DataType::String).map_err(failed);
+    }
+    let floats = column.cast(&DataType::Float64).map_err(failed)?;
+    let values = || {
+        floats.f64().map(|ca| {
+            ca.downcast_iter()
+                .flat_map(|a| a.iter().map(|v| v.copied()))
+        })
+    };
+    if let Some(example) = values()
+        .map_err(failed)?
+        .flatten()
+        .find(|v| v.is_finite() && v.fract() != 0.0)
+    {
+        return Err(ParquetInputError::FractionalRating {
+            column: name.to_string(),
+            example,
+        });
+    }
+    let whole: Int64Chunked = values()
+        .map_err(failed)?
+        .map(|v| v.filter(|v| v.is_finite()).map(|v| v as i64))
+        .collect();
+    whole
+        .into_series()
+        .into_column()
+        .cast(&DataType::String)
+        .map_err(failed)
 }

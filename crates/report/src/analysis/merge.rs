@@ -7,21 +7,24 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::study::Proportion;
 
-/// Adds the counts of another part (a later table) to these.
+/// Adds the counts of another part (a later table) to these. Counts
+/// saturate, never wrap: a corrupt summary can make a figure absurd (and
+/// `summary::read` refuses the ones whose counts do not add up), but never
+/// turn 200 games into 50.
 pub trait Merge {
     fn absorb(&mut self, other: Self);
 }
 
 impl Merge for u64 {
     fn absorb(&mut self, other: u64) {
-        *self += other;
+        *self = self.saturating_add(other);
     }
 }
 
 impl Merge for Proportion {
     fn absorb(&mut self, other: Proportion) {
-        self.n += other.n;
-        self.successes += other.successes;
+        self.n = self.n.saturating_add(other.n);
+        self.successes = self.successes.saturating_add(other.successes);
     }
 }
 

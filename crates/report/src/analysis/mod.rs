@@ -19,7 +19,7 @@ pub mod table;
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use polars::prelude::DataFrame;
 
 use remis_table::schema::Column;
@@ -134,6 +134,31 @@ pub fn summarize_rows(table: &Path, config: &Config) -> Result<Summary> {
     })
 }
 
+/// A table's summary from its rows, for a table that may be hostile: it
+/// must be a regular file whose footer's row count agrees with its row
+/// groups, and a panic inside polars becomes an error naming the file.
+pub fn summarize_checked(table: &Path, config: &Config) -> Result<Summary> {
+    remis_table::safe_file::open_regular(table)?;
+    let summary = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        summarize_rows(table, config)
+    }))
+    .map_err(|_| {
+        anyhow::anyhow!(
+            "{}: the Parquet reader failed on this file",
+            table.display()
+        )
+    })??;
+    let footer_rows = remis_table::parquet_input::checked_row_count(table)
+        .with_context(|| format!("{}", table.display()))?;
+    anyhow::ensure!(
+        summary.rows() == footer_rows,
+        "{}: {} rows read, its footer says {footer_rows}: the file changed while it was read",
+        table.display(),
+        summary.rows()
+    );
+    Ok(summary)
+}
+
 /// The merged counts of the tables behind `inputs` (see
 /// [`table::table_paths`]), one table at a time.
 pub fn load(inputs: &[PathBuf], config: &Config, source: Source) -> Result<Loaded> {
@@ -169,7 +194,7 @@ pub fn load(inputs: &[PathBuf], config: &Config, source: Source) -> Result<Loade
                 loaded.from_summaries += 1;
                 part
             }
-            None => summarize_rows(&table, config)?,
+            None => summarize_checked(&table, config)?,
         };
         if config.filters.dedup && part.dedup_marked == 0 {
             bail!(

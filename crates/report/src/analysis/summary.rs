@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
+use remis_table::safe_file::{AtomicFile, fit_name, open_regular, read_bounded};
+
 use super::audit::Audit;
 use super::games::{Clocks, FormatCounts, OpeningCounts, RatingGap, TimeClasses};
 use super::merge::{Merge, pairs};
@@ -59,6 +61,13 @@ impl Summary {
     /// Rows read.
     pub fn rows(&self) -> u64 {
         self.coverage.values().sum()
+    }
+
+    /// Rows read, or `None` when the counts overflow (a corrupt summary).
+    pub fn checked_rows(&self) -> Option<u64> {
+        self.coverage
+            .values()
+            .try_fold(0u64, |sum, &n| sum.checked_add(n))
     }
 }
 
@@ -118,15 +127,17 @@ impl Config<'_> {
     }
 
     /// The summary file of a table under this configuration:
-    /// `games.parquet` → `games.summary-1a2b3c4d.json.zst`.
+    /// `games.parquet` → `games.summary-1a2b3c4d.json.zst`. The name is
+    /// the table's own bytes (two names that differ in one byte that is not
+    /// UTF-8 keep two summaries), shortened with a hash when it would not
+    /// fit in a file name.
     pub fn file_of(&self, table: &Path) -> PathBuf {
-        let name = table
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let stem = name.strip_suffix(".parquet").unwrap_or(&name);
+        use std::os::unix::ffi::OsStrExt;
+        let name = table.file_name().map_or(&b""[..], |n| n.as_bytes());
+        let stem = name.strip_suffix(b".parquet").unwrap_or(name);
         let hash = remis_core::fnv::fnv1a(self.fingerprint().as_bytes());
-        table.with_file_name(format!("{stem}.summary-{:08x}.json.zst", hash as u32))
+        let suffix = format!(".summary-{:08x}.json.zst", hash as u32);
+        table.with_file_name(fit_name(stem, suffix.as_bytes()))
     }
 }
 
@@ -134,23 +145,58 @@ impl Config<'_> {
 pub const FORMAT_VERSION: u32 = 3;
 const FORMAT_NAME: &str = "remis-summary";
 
-/// The table a summary was made from, as the file system saw it.
+/// The table a summary was made from, by its content: its size, its row
+/// count and the SHA-256 of its Parquet footer (the schema, every row
+/// group's place, size, row count and column statistics, and the manifest
+/// of its inputs). A table rewritten with other rows has another footer,
+/// whatever its size and time; reading the footer costs a few kilobytes,
+/// not the table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TableStamp {
     pub bytes: u64,
-    pub modified_ns: u128,
+    pub rows: u64,
+    pub footer_sha256: String,
 }
+
+/// A footer larger than this is no remis table's (a table of 100 million
+/// rows has a footer of a few MiB).
+const MAX_FOOTER_BYTES: u64 = 256 << 20;
 
 impl TableStamp {
     pub fn of(table: &Path) -> std::io::Result<TableStamp> {
-        let meta = std::fs::metadata(table)?;
-        let modified_ns = meta
-            .modified()?
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
+        use sha2::Digest;
+        use std::io::{Read, Seek, SeekFrom};
+        let invalid =
+            |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_string());
+        let mut file = open_regular(table).map_err(std::io::Error::other)?;
+        let bytes = file.metadata()?.len();
+        if bytes < 12 {
+            return Err(invalid("too short for a Parquet file"));
+        }
+        let mut tail = [0u8; 8];
+        file.seek(SeekFrom::Start(bytes - 8))?;
+        file.read_exact(&mut tail)?;
+        if &tail[4..] != b"PAR1" {
+            return Err(invalid("not a Parquet file (no PAR1 at its end)"));
+        }
+        let footer_len = u64::from(u32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]));
+        if footer_len > MAX_FOOTER_BYTES || footer_len + 12 > bytes {
+            return Err(invalid("its Parquet footer length is impossible"));
+        }
+        file.seek(SeekFrom::Start(bytes - 8 - footer_len))?;
+        let mut hasher = sha2::Sha256::new();
+        std::io::copy(&mut (&mut file).take(footer_len), &mut hasher)?;
+        let footer_sha256 = hasher
+            .finalize()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let rows = remis_table::parquet_input::checked_row_count(table)
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string()))?;
         Ok(TableStamp {
-            bytes: meta.len(),
-            modified_ns,
+            bytes,
+            rows,
+            footer_sha256,
         })
     }
 }
@@ -174,40 +220,69 @@ pub enum SummaryFileError {
     Corrupt { path: PathBuf, cause: String },
     #[error("{path}: a summary for other settings or another version of remis ({found})")]
     Foreign { path: PathBuf, found: String },
-    #[error("{path}: the table changed after this summary was made (its size or time differs)")]
+    #[error(
+        "{path}: the table changed after this summary was made (its size, rows or footer differ)"
+    )]
     Stale { path: PathBuf },
 }
 
-/// Writes a table's summary beside it (to a temporary file, then renamed,
-/// so a reader never sees half a summary).
+/// Writes a table's summary beside it (to a temporary file, renamed when
+/// whole, so a reader never sees half a summary).
 pub fn write(table: &Path, config: &Config, summary: &Summary) -> Result<PathBuf> {
+    let file = prepare(table, table, config, summary)?;
+    let path = file.target().to_path_buf();
+    file.commit()?;
+    Ok(path)
+}
+
+/// The summary of the table that will be `table`, now readable at
+/// `written` (a table not yet renamed into place), as a file whole but not
+/// yet in place: commit it after the table.
+pub fn prepare(
+    table: &Path,
+    written: &Path,
+    config: &Config,
+    summary: &Summary,
+) -> Result<AtomicFile> {
+    use std::io::Write;
     let path = config.file_of(table);
     let file = SummaryFile {
         format: FORMAT_NAME.into(),
         version: FORMAT_VERSION,
         remis: env!("CARGO_PKG_VERSION").into(),
         config: config.fingerprint(),
-        table: TableStamp::of(table).with_context(|| format!("reading {}", table.display()))?,
+        table: TableStamp::of(written).with_context(|| format!("reading {}", table.display()))?,
         summary: summary.clone(),
     };
     let json = serde_json::to_vec(&file)?;
     let packed = zstd::encode_all(json.as_slice(), 3)?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    remis_table::writer::register_temporary(&temp);
-    let written = std::fs::write(&temp, packed)
-        .with_context(|| format!("writing {}", temp.display()))
-        .and_then(|()| {
-            std::fs::rename(&temp, &path).with_context(|| format!("writing {}", path.display()))
-        });
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temp);
+    let mut out = AtomicFile::create(&path)?;
+    out.write_all(&packed)
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(out)
+}
+
+/// The largest summary file read, packed and unpacked. The summary of the
+/// master games (120,000 games, 30,000 players) is 2.4 MB unpacked; the
+/// players' part is bounded, so no table's summary comes near these.
+const MAX_PACKED_BYTES: u64 = 64 << 20;
+const MAX_UNPACKED_BYTES: u64 = 512 << 20;
+
+/// Unpacks a zstd frame into at most `max` bytes, with a window of at most
+/// 2^27 bytes (128 MiB, zstd's default limit for a decoder): a small file
+/// that unpacks to gigabytes is refused, not followed.
+fn unpack_bounded(packed: &[u8], max: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut decoder = zstd::stream::read::Decoder::new(packed)?;
+    decoder.window_log_max(27)?;
+    let mut out = Vec::new();
+    decoder.take(max + 1).read_to_end(&mut out)?;
+    if out.len() as u64 > max {
+        return Err(std::io::Error::other(format!(
+            "unpacks to more than {max} bytes"
+        )));
     }
-    remis_table::writer::forget_temporary(&temp);
-    written.map(|()| path)
+    Ok(out)
 }
 
 /// Reads the summary of `table` for `config`, checking that it is one,
@@ -215,11 +290,11 @@ pub fn write(table: &Path, config: &Config, summary: &Summary) -> Result<PathBuf
 /// is still the one it was made from.
 pub fn read(table: &Path, config: &Config) -> Result<Summary, SummaryFileError> {
     let path = config.file_of(table);
-    let packed = match std::fs::read(&path) {
+    if std::fs::symlink_metadata(&path).is_err() {
+        return Err(SummaryFileError::Missing(path));
+    }
+    let packed = match read_bounded(&path, MAX_PACKED_BYTES) {
         Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(SummaryFileError::Missing(path));
-        }
         Err(e) => {
             return Err(SummaryFileError::Corrupt {
                 path,
@@ -231,8 +306,8 @@ pub fn read(table: &Path, config: &Config) -> Result<Summary, SummaryFileError> 
         path: path.clone(),
         cause,
     };
-    let json = zstd::decode_all(packed.as_slice())
-        .map_err(|e| corrupt(format!("not zstd-compressed: {e}")))?;
+    let json = unpack_bounded(&packed, MAX_UNPACKED_BYTES)
+        .map_err(|e| corrupt(format!("not a zstd-compressed summary: {e}")))?;
     // The header first: a file of another format is told as such, not as
     // a parse error deep inside.
     #[derive(Deserialize)]
@@ -255,7 +330,34 @@ pub fn read(table: &Path, config: &Config) -> Result<Summary, SummaryFileError> 
     }
     let file: SummaryFile = serde_json::from_slice(&json).map_err(|e| corrupt(e.to_string()))?;
     match TableStamp::of(table) {
-        Ok(stamp) if stamp == file.table => Ok(file.summary),
-        _ => Err(SummaryFileError::Stale { path }),
+        Ok(stamp) if stamp == file.table => {}
+        _ => return Err(SummaryFileError::Stale { path }),
+    }
+    // Its counts must add up to the table's rows: a count that was edited
+    // (or would wrap when added) is refused here, before any merge.
+    let cube = file
+        .summary
+        .cube
+        .values()
+        .try_fold(0u64, |sum, &n| sum.checked_add(n));
+    let used = file
+        .summary
+        .coverage
+        .get(super::table::USED)
+        .copied()
+        .unwrap_or(0);
+    if cube != Some(used) {
+        return Err(corrupt(format!(
+            "its draw counts hold {} games, its coverage {used} used",
+            cube.map_or_else(|| "more than 2^64".to_string(), |n| n.to_string())
+        )));
+    }
+    match file.summary.checked_rows() {
+        Some(rows) if rows == file.table.rows => Ok(file.summary),
+        Some(rows) => Err(corrupt(format!(
+            "it counts {rows} rows, the table has {}",
+            file.table.rows
+        ))),
+        None => Err(corrupt("its row counts overflow".into())),
     }
 }

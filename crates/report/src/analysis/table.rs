@@ -157,20 +157,38 @@ pub fn table_paths(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
+/// Every `*.parquet` file below `dir`, hidden ones too (a shard of the
+/// input `.x.pgn` is `.x.parquet`; remis's temporary files end in `.tmp`,
+/// so none is taken). Only regular files are taken, so a FIFO or a device
+/// named like a table cannot block or flood a run, and each folder is
+/// walked once, by its device and inode, so a symlink loop is walked once.
 fn parquet_below(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let mut seen = std::collections::HashSet::new();
+    parquet_below_once(dir, out, &mut seen)
+}
+
+fn parquet_below_once(
+    dir: &Path,
+    out: &mut Vec<PathBuf>,
+    seen: &mut std::collections::HashSet<(u64, u64)>,
+) -> Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+    if !seen.insert((meta.dev(), meta.ino())) {
+        return Ok(());
+    }
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     entries.sort();
     for path in entries {
-        if path.is_dir() {
-            parquet_below(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "parquet")
-            && !path
-                .file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
-        {
+        let Ok(meta) = std::fs::metadata(&path) else {
+            continue;
+        };
+        if meta.is_dir() {
+            parquet_below_once(&path, out, seen)?;
+        } else if meta.is_file() && path.extension().is_some_and(|e| e == "parquet") {
             out.push(path);
         }
     }
