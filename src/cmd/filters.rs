@@ -161,7 +161,10 @@ pub struct SourceArgs {
 pub fn load(tables: &[PathBuf], settings: &Settings, source: &SourceArgs) -> Result<Loaded> {
     let loaded = analysis::load(tables, &settings.config(), source.source)?;
     for warning in &loaded.warnings {
-        eprintln!("remis: warning: {warning}");
+        eprintln!(
+            "remis: warning: {}",
+            remis_core::excerpt::terminal_safe(warning)
+        );
     }
     Ok(loaded)
 }

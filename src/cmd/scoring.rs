@@ -28,7 +28,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let settings = args.filters.settings(None)?;
     let loaded = super::filters::load(&args.tables.tables, &settings, &args.source)?;
     let study = scoring::scoring_study(&loaded.summary.scoring);
-    let mut out = std::io::stdout().lock();
+    let mut out = remis_core::excerpt::TerminalSafe(std::io::stdout().lock());
     if args.format == StudyFormat::Json {
         let json = serde_json::json!({
             "events": study.events,

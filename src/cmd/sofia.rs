@@ -103,7 +103,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         &settings.patterns,
         settings.filters.short_draws,
     );
-    let mut out = std::io::stdout().lock();
+    let mut out = remis_core::excerpt::TerminalSafe(std::io::stdout().lock());
     if args.format == StudyFormat::Json {
         serde_json::to_writer_pretty(&mut out, &study_json(&study))?;
         writeln!(out)?;

@@ -286,7 +286,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         View::TimeClasses => time_classes_table(&summary.time_classes, scheme),
         View::Clocks => clocks_table(&summary.clocks),
     };
-    let mut out = std::io::stdout().lock();
+    let mut out = remis_core::excerpt::TerminalSafe(std::io::stdout().lock());
     table.write(&mut out, args.format)?;
     if view == View::Draws && args.format == Format::Table {
         let read: u64 = aggregate.coverage.iter().map(|(_, n)| n).sum();
@@ -301,7 +301,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
 }
 
 fn print_audit(audit: &analysis::audit::Audit, format: Format) -> Result<()> {
-    let mut out = std::io::stdout().lock();
+    let mut out = remis_core::excerpt::TerminalSafe(std::io::stdout().lock());
     let past_dead = "moves_after_dead_position";
     match format {
         Format::Json => {

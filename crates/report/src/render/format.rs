@@ -42,16 +42,38 @@ pub fn range_percent(lo: f64, hi: f64) -> String {
     format!("{:.1}–{:.1}%", lo * 100.0, hi * 100.0)
 }
 
+/// One CSV field: quoted where it must be, and neutralised where a
+/// spreadsheet would take it for a formula (OWASP's rule for CSV
+/// injection): a cell that starts with `=`, `+`, `-`, `@`, a tab or a
+/// carriage return gets a leading `'` and quotes, unless it is a plain
+/// number (`-0.5`, `+12`, `-3.1%`), which no spreadsheet runs.
+pub fn csv_field(cell: &str) -> std::borrow::Cow<'_, str> {
+    let formula = cell.starts_with(['=', '+', '-', '@', '\t', '\r']) && !is_plain_number(cell);
+    if formula {
+        return format!("\"'{}\"", cell.replace('"', "\"\"")).into();
+    }
+    if cell.contains([',', '"', '\n', '\r']) {
+        return format!("\"{}\"", cell.replace('"', "\"\"")).into();
+    }
+    cell.into()
+}
+
+/// A sign, digits with at most one decimal point, and an optional `%`.
+fn is_plain_number(cell: &str) -> bool {
+    let body = cell.strip_prefix(['+', '-']).unwrap_or(cell);
+    let body = body.strip_suffix('%').unwrap_or(body);
+    let mut parts = body.splitn(2, '.');
+    let whole = parts.next().unwrap_or_default();
+    let fraction = parts.next();
+    !whole.is_empty()
+        && whole.bytes().all(|b| b.is_ascii_digit())
+        && fraction.is_none_or(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// A link that downloads a table as CSV from the page itself (a data:
 /// URI: the page stays one file, with no network and no scripts).
 pub fn csv_download(file: &str, header: &[&str], rows: &[Vec<String>]) -> String {
-    let quote = |cell: &str| {
-        if cell.contains([',', '"', '\n']) {
-            format!("\"{}\"", cell.replace('"', "\"\""))
-        } else {
-            cell.to_string()
-        }
-    };
+    let quote = |cell: &str| csv_field(cell).into_owned();
     let mut text = header
         .iter()
         .map(|c| quote(c))
@@ -122,4 +144,29 @@ pub fn share_cell(p: &Proportion) -> String {
         interval(p),
         pct(p.rate())
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_cells_that_a_spreadsheet_would_run_are_neutralised() {
+        for hostile in [
+            "=HYPERLINK(\"http://x\",\"y\")",
+            "+1+cmd|' /C calc'!A0",
+            "-2+3",
+            "@SUM(A1)",
+            "\tx",
+            "\rx",
+        ] {
+            let field = csv_field(hostile);
+            assert!(field.starts_with("\"'"), "{hostile:?} -> {field}");
+        }
+        for number in ["-0.5", "+12", "-3.1%", "42", "0.25"] {
+            assert_eq!(csv_field(number), number);
+        }
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+        assert_eq!(csv_field("plain"), "plain");
+    }
 }

@@ -27,10 +27,7 @@ impl Cell {
 
     fn csv(&self) -> String {
         match self {
-            Cell::Text(s) if s.contains([',', '"', '\n']) => {
-                format!("\"{}\"", s.replace('"', "\"\""))
-            }
-            Cell::Text(s) => s.clone(),
+            Cell::Text(s) => super::format::csv_field(s).into_owned(),
             Cell::Count(n) => n.to_string(),
             Cell::Share(Some(v)) | Cell::Number(Some(v)) => format!("{v:.6}"),
             Cell::Share(None) | Cell::Number(None) => String::new(),
