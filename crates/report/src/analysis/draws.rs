@@ -138,13 +138,17 @@ impl YearBins {
     };
 
     /// The bins that keep `years` within `max` columns with as many single
-    /// (recent) years as fit: bins of 10 years before them, or of 25, 50
-    /// or 100 when 10 are too many.
+    /// (recent) years as fit: bins of 10 years before them, or of 25, 50,
+    /// 100 and wider when 10 are too many. Any span of years fits: the
+    /// widest bins (25,000 years) cover every year a table can hold in
+    /// three columns.
     pub fn fit(years: &[i16], max: usize) -> YearBins {
         if years.len() <= max {
             return YearBins::NONE;
         }
-        for width in [10u16, 25, 50, 100] {
+        for width in [
+            10u16, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, 25_000,
+        ] {
             for singles in (1..max).rev() {
                 let before = years[years.len() - singles];
                 let bins = YearBins {
@@ -164,7 +168,12 @@ impl YearBins {
     /// The first year of the column `year` falls in.
     pub fn bin(&self, year: i16) -> i16 {
         match self.before {
-            Some(before) if year < before => year - year.rem_euclid(self.width as i16),
+            Some(before) if year < before => {
+                let year = i32::from(year);
+                // Clamped: the first bin of the earliest years may start
+                // before the first year an i16 holds.
+                (year - year.rem_euclid(i32::from(self.width))).max(i32::from(i16::MIN)) as i16
+            }
             _ => year,
         }
     }
@@ -173,7 +182,7 @@ impl YearBins {
     pub fn label(&self, start: i16) -> String {
         match self.before {
             Some(before) if start < before => {
-                let end = (start + self.width as i16 - 1).min(before - 1);
+                let end = self.end(start, before);
                 if end > start {
                     format!("{start}–{end}")
                 } else {
@@ -189,8 +198,8 @@ impl YearBins {
     pub fn short_label(&self, start: i16) -> String {
         match self.before {
             Some(before) if start < before => {
-                let end = (start + self.width as i16 - 1).min(before - 1);
-                if self.width == 10 && end == start + 9 && start % 10 == 0 {
+                let end = self.end(start, before);
+                if self.width == 10 && i32::from(end) == i32::from(start) + 9 && start % 10 == 0 {
                     format!("{start}s")
                 } else if end > start {
                     format!("{start}–{:02}", end % 100)
@@ -200,6 +209,11 @@ impl YearBins {
             }
             _ => start.to_string(),
         }
+    }
+
+    /// The last year of the bin that starts at `start`, before `before`.
+    fn end(&self, start: i16, before: i16) -> i16 {
+        (i32::from(start) + i32::from(self.width) - 1).min(i32::from(before) - 1) as i16
     }
 
     /// The bins in words, for the page; `None` when every year stands
@@ -251,6 +265,31 @@ mod tests {
             draw_type: draw.map(str::to_string),
             moves: draw.map(|_| moves),
             games,
+        }
+    }
+
+    #[test]
+    fn year_bins_hold_for_any_span_of_years() {
+        // 272 distinct years over the whole range a table's year holds.
+        let mut years: Vec<i16> = (0..272)
+            .map(|i: i32| (i16::MIN as i32 + i * 241) as i16)
+            .collect();
+        years.push(i16::MAX);
+        years.sort();
+        years.dedup();
+        for max in [5, 37, 39] {
+            let bins = YearBins::fit(&years, max);
+            let mut columns: Vec<i16> = years.iter().map(|&y| bins.bin(y)).collect();
+            columns.dedup();
+            assert!(
+                columns.len() <= max,
+                "{} columns for at most {max}",
+                columns.len()
+            );
+            for &start in &columns {
+                assert!(!bins.label(start).is_empty());
+                assert!(!bins.short_label(start).is_empty());
+            }
         }
     }
 
