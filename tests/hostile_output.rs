@@ -1,0 +1,411 @@
+//! Hostile input, third round (issue 30): what remis writes, where, and
+//! what it prints. Each test reproduces a case that the third trial found
+//! breaking a promise of docs/reliability.md.
+
+use std::{
+    os::unix::ffi::OsStrExt,
+    path::{Path, PathBuf},
+    process::{Command, Output, Stdio},
+    time::{Duration, Instant},
+};
+
+mod common;
+use common::{games, read_table, remis, scratch, stderr, succeeded};
+
+fn run(args: &[&std::ffi::OsStr]) -> Output {
+    remis().args(args).stdin(Stdio::null()).output().unwrap()
+}
+
+fn os(s: &str) -> &std::ffi::OsStr {
+    std::ffi::OsStr::new(s)
+}
+
+/// Games with ratings and a date, so that the reading commands use them.
+fn rated_games(n: usize, event: &str, opening: &str) -> String {
+    (0..n)
+        .map(|i| {
+            format!(
+                "[Event \"{event}\"]\n[Date \"2020.01.01\"]\n[White \"W{i}\"]\n[Black \"B{i}\"]\n[Result \"1/2-1/2\"]\n[WhiteElo \"2000\"]\n[BlackElo \"2010\"]\n[Opening \"{opening}\"]\n\n1. e4 e5 1/2-1/2\n\n"
+            )
+        })
+        .collect()
+}
+
+/// Files in `dir` whose names start with a dot (temporary files).
+fn hidden_files(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().as_bytes().starts_with(b"."))
+        .collect()
+}
+
+#[test]
+fn symlinks_planted_in_the_output_folder_are_never_followed() {
+    let dir = scratch("planted");
+    let input = dir.join("in.pgn");
+    std::fs::write(&input, games(5)).unwrap();
+    let out = dir.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let outside = dir.join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    // The old temporary names (`.games.parquet.PID.tmp`) for the next
+    // thousand process ids, each a link to a file outside --out, and a
+    // link at the table's own name.
+    let me = std::process::id();
+    for pid in me..me + 1000 {
+        let victim = outside.join(format!("victim-{pid}"));
+        std::fs::write(&victim, b"keep").unwrap();
+        std::os::unix::fs::symlink(&victim, out.join(format!(".games.parquet.{pid}.tmp"))).unwrap();
+    }
+    let table_victim = outside.join("table-victim");
+    std::fs::write(&table_victim, b"keep").unwrap();
+    std::os::unix::fs::symlink(&table_victim, out.join("games.parquet")).unwrap();
+
+    succeeded(run(&[
+        os("classify"),
+        input.as_os_str(),
+        os("--out"),
+        out.as_os_str(),
+    ]));
+    for entry in std::fs::read_dir(&outside).unwrap() {
+        let path = entry.unwrap().path();
+        assert_eq!(std::fs::read(&path).unwrap(), b"keep", "{}", path.display());
+    }
+    let table = out.join("games.parquet");
+    assert!(!std::fs::symlink_metadata(&table).unwrap().is_symlink());
+    assert_eq!(read_table(&table).height(), 5);
+}
+
+#[test]
+fn a_report_never_replaces_a_table_it_reads() {
+    let dir = scratch("report-over-input");
+    let input = dir.join("in.pgn");
+    std::fs::write(&input, rated_games(4, "e", "o")).unwrap();
+    let out = dir.join("out");
+    succeeded(run(&[
+        os("classify"),
+        input.as_os_str(),
+        os("--out"),
+        out.as_os_str(),
+    ]));
+    let table = out.join("games.parquet");
+    let before = std::fs::read(&table).unwrap();
+    let link = dir.join("link.html");
+    std::os::unix::fs::symlink(&table, &link).unwrap();
+    for target in [&table, &link] {
+        let output = run(&[
+            os("report"),
+            out.as_os_str(),
+            os("--out"),
+            target.as_os_str(),
+        ]);
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        assert!(
+            stderr(&output).contains("one of the inputs"),
+            "{}",
+            stderr(&output)
+        );
+        assert_eq!(std::fs::read(&table).unwrap(), before);
+    }
+}
+
+#[test]
+fn hidden_inputs_and_long_or_odd_names_each_keep_their_own_shard_and_summary() {
+    let dir = scratch("names");
+    let inputs = dir.join("in");
+    std::fs::create_dir_all(&inputs).unwrap();
+    std::fs::write(inputs.join("a.pgn"), rated_games(5, "a", "o")).unwrap();
+    std::fs::write(inputs.join(".hidden.pgn"), rated_games(8, "h", "o")).unwrap();
+    let long = format!("{}.pgn", "x".repeat(240));
+    std::fs::write(inputs.join(&long), rated_games(3, "l", "o")).unwrap();
+    // Two names that are not UTF-8 and differ in one byte.
+    for byte in [0xe9u8, 0xe8] {
+        let mut name = b"caf".to_vec();
+        name.push(byte);
+        name.extend_from_slice(b".pgn");
+        std::fs::write(
+            inputs.join(std::ffi::OsStr::from_bytes(&name)),
+            rated_games(2, "n", "o"),
+        )
+        .unwrap();
+    }
+    let out = dir.join("shards");
+    let output = run(&[
+        os("classify"),
+        os("--shard-per-input"),
+        inputs.as_os_str(),
+        os("--out"),
+        out.as_os_str(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let names: Vec<PathBuf> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    let summaries = names
+        .iter()
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .as_bytes()
+                .windows(9)
+                .any(|w| w == b".summary-")
+        })
+        .count();
+    assert_eq!(summaries, 5, "{names:?}");
+    for name in &names {
+        assert!(name.file_name().unwrap().len() <= 255);
+    }
+    // Every game counted, from the summaries and from the rows.
+    for source in ["summaries", "rows"] {
+        let output = succeeded(run(&[
+            os("stats"),
+            out.as_os_str(),
+            os("--source"),
+            os(source),
+        ]));
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert!(text.contains("rows read 20,"), "{source}: {text}");
+    }
+}
+
+#[test]
+fn csv_cells_and_terminal_text_from_tags_are_made_harmless() {
+    let dir = scratch("injection");
+    let input = dir.join("in.pgn");
+    std::fs::write(
+        &input,
+        rated_games(
+            30,
+            "evil\u{1b}]52;c;aGk=\u{7} \u{1b}[2J \u{9b}31m",
+            "=cmd|' /C calc'!A0",
+        ),
+    )
+    .unwrap();
+    let out = dir.join("out");
+    succeeded(run(&[
+        os("classify"),
+        input.as_os_str(),
+        os("--out"),
+        out.as_os_str(),
+    ]));
+    let csv = succeeded(run(&[
+        os("stats"),
+        out.as_os_str(),
+        os("--view"),
+        os("openings"),
+        os("--format"),
+        os("csv"),
+    ]));
+    let text = String::from_utf8_lossy(&csv.stdout);
+    assert!(text.contains("calc"), "{text}");
+    for line in text.lines() {
+        for cell in line.split(',') {
+            let cell = cell.trim_start_matches('"');
+            assert!(!cell.starts_with(['=', '+', '@']), "{line}");
+        }
+    }
+    // A complete round robin under a hostile name: scoring names it.
+    let players = ["Anna", "Bert", "Carl", "Dora"];
+    let mut round_robin = String::new();
+    for (i, a) in players.iter().enumerate() {
+        for b in &players[i + 1..] {
+            round_robin.push_str(&format!(
+                "[Event \"evil\u{1b}]52;c;aGk=\u{7} \u{1b}[2J \u{9b}31m\"]\n[Date \"2020.01.01\"]\n[White \"{a}\"]\n[Black \"{b}\"]\n[Result \"1/2-1/2\"]\n[WhiteElo \"2000\"]\n[BlackElo \"2010\"]\n\n1. e4 e5 1/2-1/2\n\n"
+            ));
+        }
+    }
+    let rr = dir.join("rr.pgn");
+    std::fs::write(&rr, round_robin).unwrap();
+    let rr_out = dir.join("rr");
+    succeeded(run(&[
+        os("classify"),
+        rr.as_os_str(),
+        os("--out"),
+        rr_out.as_os_str(),
+    ]));
+    for command in ["scoring", "sofia"] {
+        for format in ["table", "json"] {
+            let output = run(&[os(command), rr_out.as_os_str(), os("--format"), os(format)]);
+            let printed = String::from_utf8_lossy(&output.stdout);
+            assert!(
+                !printed
+                    .chars()
+                    .any(|c| c.is_control() && c != '\n' && c != '\t'),
+                "{command} {format}: {printed:?}"
+            );
+            if command == "scoring" && format == "table" {
+                assert!(printed.contains("evil\\u001b]52"), "{printed}");
+            }
+        }
+    }
+    // A file name with escapes, in classify's own messages.
+    let named = dir.join("x\u{1b}[31mred.pgn");
+    std::fs::write(&named, "not pgn at all\n").unwrap();
+    let output = run(&[
+        os("classify"),
+        named.as_os_str(),
+        os("--out"),
+        dir.join("o2").as_os_str(),
+    ]);
+    let err = stderr(&output);
+    assert!(err.contains("red.pgn"), "{err}");
+    assert!(!err.contains('\u{1b}'), "{err:?}");
+}
+
+#[test]
+fn a_file_size_limit_is_an_error_that_names_the_file_and_keeps_the_old_table() {
+    let dir = scratch("fsize");
+    let input = dir.join("in.pgn");
+    std::fs::write(&input, games(3000)).unwrap();
+    let out = dir.join("out");
+    succeeded(run(&[
+        os("classify"),
+        input.as_os_str(),
+        os("--out"),
+        out.as_os_str(),
+    ]));
+    let table = out.join("games.parquet");
+    let before = std::fs::read(&table).unwrap();
+    // 8 blocks of 512 bytes: less than the table needs.
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -f 8; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_remis"))
+        .args([
+            os("classify"),
+            input.as_os_str(),
+            os("--out"),
+            out.as_os_str(),
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("games.parquet") && stderr(&output).contains("File too large"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(std::fs::read(&table).unwrap(), before);
+    assert!(hidden_files(&out).is_empty(), "{:?}", hidden_files(&out));
+
+    // The report is written whole or not at all.
+    let page = dir.join("report.html");
+    succeeded(run(&[
+        os("report"),
+        out.as_os_str(),
+        os("--out"),
+        page.as_os_str(),
+    ]));
+    let previous = std::fs::read(&page).unwrap();
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -f 1; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_remis"))
+        .args([os("report"), out.as_os_str(), os("--out"), page.as_os_str()])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("report.html"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(std::fs::read(&page).unwrap(), previous);
+    assert!(hidden_files(&dir).is_empty(), "{:?}", hidden_files(&dir));
+}
+
+#[test]
+fn special_files_and_loops_in_a_dataset_neither_block_nor_count_twice() {
+    let dir = scratch("dataset");
+    let input = dir.join("in.pgn");
+    std::fs::write(&input, rated_games(6, "e", "o")).unwrap();
+    let data = dir.join("data");
+    let shard_dir = data.join("a");
+    std::fs::create_dir_all(&shard_dir).unwrap();
+    succeeded(run(&[
+        os("classify"),
+        input.as_os_str(),
+        os("--out"),
+        shard_dir.join("t.parquet").as_os_str(),
+    ]));
+    assert!(
+        Command::new("mkfifo")
+            .arg(data.join("fifo.parquet"))
+            .status()
+            .unwrap()
+            .success()
+    );
+    std::os::unix::fs::symlink("/dev/zero", data.join("zero.parquet")).unwrap();
+    std::os::unix::fs::symlink(&data, shard_dir.join("loop")).unwrap();
+    let started = Instant::now();
+    let mut child = remis()
+        .arg("stats")
+        .arg(&data)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("stats blocked on a special file");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(text.contains("rows read 6,"), "{text}");
+}
+
+#[test]
+fn an_input_rewritten_at_the_same_size_and_time_is_not_current() {
+    let dir = scratch("skip-current");
+    let inputs = dir.join("in");
+    std::fs::create_dir_all(&inputs).unwrap();
+    let file = inputs.join("a.pgn");
+    std::fs::write(&file, rated_games(4, "e", "o")).unwrap();
+    let out = dir.join("shards");
+    let classify = || {
+        run(&[
+            os("classify"),
+            os("--shard-per-input"),
+            os("--skip-current"),
+            inputs.as_os_str(),
+            os("--out"),
+            out.as_os_str(),
+        ])
+    };
+    succeeded(classify());
+    let time = std::fs::metadata(&file).unwrap().modified().unwrap();
+    // Same size, other games (a decisive result), time set back.
+    let original = rated_games(4, "e", "o");
+    let mut text = original.replace("1/2-1/2", "1-0");
+    text.push_str(&" ".repeat(original.len() - text.len()));
+    assert_eq!(text.len(), original.len());
+    std::thread::sleep(Duration::from_millis(20));
+    std::fs::write(&file, &text).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(time)
+        .unwrap();
+    let output = succeeded(classify());
+    assert!(
+        !stderr(&output).contains("already current"),
+        "{}",
+        stderr(&output)
+    );
+    let table = read_table(&out.join("a.parquet"));
+    let results = common::strings(&table, "result");
+    assert!(
+        results.iter().all(|r| r.as_deref() == Some("1-0")),
+        "{results:?}"
+    );
+}
