@@ -615,3 +615,52 @@ fn a_parquet_input_counts_its_bytes_as_rows_are_read() {
     assert!(seen.windows(2).all(|w| w[0] <= w[1]) && seen.iter().all(|&b| b <= size));
     assert!(seen.iter().any(|&b| b > 0 && b < size), "{seen:?}");
 }
+
+/// Issue 30, class 8: ratings stored as Float64 (pandas writes an integer
+/// column with gaps so, NaN for the gaps) were read as null in silence.
+#[test]
+fn float_ratings_are_read_as_whole_numbers_and_fractions_refused() {
+    let dir = scratch("float-elo");
+    let mut df = df!(
+        "Event" => ["one", "two", "three"],
+        "Result" => ["1-0", "1/2-1/2", "0-1"],
+        "WhiteElo" => [2412.0f64, f64::NAN, 1500.0],
+        "BlackElo" => [Some(2398.0f64), None, Some(1499.0)],
+        "movetext" => [
+            "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0",
+            "1. d4 d5 1/2-1/2",
+            "1. f3 e5 2. g4 Qh4# 0-1",
+        ]
+    )
+    .unwrap();
+    write_grouped(&dir.join("floats.parquet"), &mut df, 2);
+    let table = classify(&dir.join("floats.parquet"), &dir.join("out"));
+    assert_eq!(
+        column(&table, "white_elo"),
+        [Some("2412".into()), None, Some("1500".into())]
+    );
+    assert_eq!(
+        column(&table, "black_elo"),
+        [Some("2398".into()), None, Some("1499".into())]
+    );
+
+    let mut df = df!(
+        "Event" => ["one"],
+        "WhiteElo" => [2412.5f64],
+        "movetext" => ["1. e4 e5 1/2-1/2"]
+    )
+    .unwrap();
+    write_grouped(&dir.join("fraction.parquet"), &mut df, 2);
+    let output = remis()
+        .arg("classify")
+        .arg(dir.join("fraction.parquet"))
+        .arg("--out")
+        .arg(dir.join("out2"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        err.contains("fraction.parquet") && err.contains("WhiteElo") && err.contains("2412.5"),
+        "{err}"
+    );
+}
