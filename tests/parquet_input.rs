@@ -664,3 +664,41 @@ fn float_ratings_are_read_as_whole_numbers_and_fractions_refused() {
         "{err}"
     );
 }
+
+/// Issue 30, class 8: a footer whose row count disagrees with its row
+/// groups (5 against 300) was believed: 5 rows, exit 0.
+#[test]
+fn a_footer_whose_row_count_disagrees_with_its_row_groups_is_refused() {
+    let dir = scratch("footer-rows");
+    let pgn = dir.join("games.pgn");
+    std::fs::write(&pgn, common::games(300)).unwrap();
+    let out = dir.join("out");
+    let table = classify(&pgn, &out);
+    assert_eq!(table.height(), 300);
+    let path = out.join("games.parquet");
+    let bytes = std::fs::read(&path).unwrap();
+    let n = bytes.len();
+    let footer_len = u32::from_le_bytes(bytes[n - 8..n - 4].try_into().unwrap()) as usize;
+    let footer = &bytes[n - 8 - footer_len..n - 8];
+    // FileMetaData field 3, num_rows, in Thrift's compact protocol: the
+    // header 0x16 (one field on, i64), then zigzag(300) = 600 as a varint
+    // (0xd8 0x04), then field 4's list header (0x19).
+    let at = footer
+        .windows(4)
+        .position(|w| w == [0x16, 0xd8, 0x04, 0x19])
+        .expect("num_rows = 300 in the footer");
+    let mut patched_footer = footer[..at].to_vec();
+    patched_footer.extend_from_slice(&[0x16, 0x0a, 0x19]); // zigzag(5) = 10
+    patched_footer.extend_from_slice(&footer[at + 4..]);
+    let mut patched = bytes[..n - 8 - footer_len].to_vec();
+    patched.extend_from_slice(&patched_footer);
+    patched.extend_from_slice(&(patched_footer.len() as u32).to_le_bytes());
+    patched.extend_from_slice(b"PAR1");
+    std::fs::write(&path, &patched).unwrap();
+
+    let output = remis().arg("stats").arg(&out).output().unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert!(err.contains("games.parquet"), "{err}");
+    assert!(err.contains("300"), "{err}");
+}
