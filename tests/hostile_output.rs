@@ -409,3 +409,54 @@ fn an_input_rewritten_at_the_same_size_and_time_is_not_current() {
         "{results:?}"
     );
 }
+
+/// Issue 30, class 7: an Event tag over the tag-line cap (64 KiB) made the
+/// game before it invalid, and its own game lost the Event in silence.
+#[test]
+fn a_tag_over_the_line_cap_stays_in_its_own_game() {
+    let dir = scratch("long-tag");
+    let game = |event: &str, white: &str| {
+        format!(
+            "[Event \"{event}\"]\n[White \"{white}\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n"
+        )
+    };
+    for (label, length, kept) in [("70k", 70_000, true), ("300k", 300_000, false)] {
+        let long = "x".repeat(length);
+        let text = game("first", "a") + &game(&long, "c") + &game("third", "a");
+        let input = dir.join(format!("{label}.pgn"));
+        std::fs::write(&input, text).unwrap();
+        let out = dir.join(label);
+        succeeded(run(&[
+            os("classify"),
+            input.as_os_str(),
+            os("--out"),
+            out.as_os_str(),
+        ]));
+        let table = read_table(&out.join("games.parquet"));
+        assert_eq!(table.height(), 3, "{label}");
+        let events = common::strings(&table, "event");
+        let endings = common::strings(&table, "ending");
+        let errors = common::strings(&table, "error");
+        assert_eq!(events[0].as_deref(), Some("first"), "{label}");
+        assert_eq!(
+            endings[0].as_deref(),
+            Some("checkmate"),
+            "{label}: {errors:?}"
+        );
+        assert_eq!(events[2].as_deref(), Some("third"), "{label}");
+        if kept {
+            // Within the tag section's cap: read whole, in its own game.
+            assert_eq!(events[1].as_deref(), Some(long.as_str()), "{label}");
+            assert_eq!(endings[1].as_deref(), Some("checkmate"), "{label}");
+        } else {
+            // Past it: its own game is cut and says which cap it broke.
+            assert_eq!(endings[1].as_deref(), Some("invalid"), "{label}");
+            assert!(
+                errors[1]
+                    .as_deref()
+                    .is_some_and(|e| e.contains("--max-header-bytes")),
+                "{label}: {errors:?}"
+            );
+        }
+    }
+}

@@ -280,9 +280,18 @@ impl Framer {
         if pending.iter().all(|&b| is_space(b)) {
             self.buf.truncate(self.line_start);
             self.scanned = self.line_start;
-        } else if pending.len() > MAX_TAG_LINE_BYTES {
+        } else if pending.len() > self.longest_tag_line() {
             self.start_headerless();
         }
+    }
+
+    /// The longest line read as a tag line: any line a tag section can hold
+    /// (a longer one breaks the header cap, and its game is cut and names
+    /// the cap). A well-formed tag line longer than [`MAX_TAG_LINE_BYTES`]
+    /// is still its own game's tag: read as movetext, it made the game
+    /// before it invalid and its own game lost the tag in silence.
+    fn longest_tag_line(&self) -> usize {
+        self.limits.max_header_bytes.max(MAX_TAG_LINE_BYTES)
     }
 
     /// The line being read starts a game without tags. The game starts at
@@ -349,7 +358,8 @@ impl Framer {
     /// on. Returns whether the line started a new game.
     fn line(&mut self) -> bool {
         let kind = if self.line_clipped {
-            LineKind::Movetext
+            // Only the head is kept: a tag's opening still starts a game.
+            self.long_tag(self.line_start, self.scanned)
         } else {
             self.classify(self.line_start, self.scanned)
         };
@@ -462,14 +472,39 @@ impl Framer {
         match line.first() {
             None | Some(b'%') => LineKind::Blank,
             Some(b'[')
-                if line.len() <= MAX_TAG_LINE_BYTES
+                if line.len() <= self.longest_tag_line()
                     && tag_names(line, &mut self.pairs, &mut self.line_names) =>
             {
                 LineKind::Tags
             }
+            Some(b'[') if line.len() > self.longest_tag_line() => self.long_tag(start, end),
             Some(b'[') if line.get(1).is_some_and(u8::is_ascii_alphabetic) => LineKind::BadTag,
             Some(_) => LineKind::Movetext,
         }
+    }
+
+    /// A line too long for any tag section that opens like a tag
+    /// (`[Name "`) is still a tag line: it starts its own game, whose tag
+    /// section then breaks the header cap, so that game is cut and names
+    /// the cap, and the game before it is left whole.
+    fn long_tag(&mut self, start: usize, end: usize) -> LineKind {
+        let line = trim_line(&self.buf[start..end]);
+        let Some(rest) = line.strip_prefix(b"[") else {
+            return LineKind::Movetext;
+        };
+        let name = rest
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count();
+        let opens = name > 0
+            && rest[name..].iter().find(|&&b| !is_space(b)) == Some(&b'"')
+            && rest[..name].first().is_some_and(u8::is_ascii_alphabetic);
+        if !opens {
+            return LineKind::Movetext;
+        }
+        self.line_names.clear();
+        self.line_names.push(crate::fnv::fnv1a(&rest[..name]));
+        LineKind::Tags
     }
 }
 
