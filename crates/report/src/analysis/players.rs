@@ -61,6 +61,12 @@ pub struct PlayerCounts {
     /// games and draws.
     pub folded_players: u64,
     pub folded: Proportion,
+    /// The folded players by their number of games (games → players):
+    /// they are the players with the fewest games, so this holds few
+    /// entries, and keeps the median, the one-game players and the top 1 %
+    /// exact at any number of players.
+    #[serde(with = "pairs")]
+    pub folded_by_games: BTreeMap<u64, u64>,
     /// The same counts by group of players ([`BUCKETS`] of them, by a hash
     /// of the name); empty when no game had a named player.
     pub buckets: Vec<Proportion>,
@@ -73,6 +79,7 @@ impl Merge for PlayerCounts {
         self.by_name.absorb(other.by_name);
         self.folded_players += other.folded_players;
         self.folded.absorb(other.folded);
+        self.folded_by_games.absorb(other.folded_by_games);
         if self.buckets.is_empty() {
             self.buckets = other.buckets;
         } else if !other.buckets.is_empty() {
@@ -89,14 +96,19 @@ impl PlayerCounts {
     /// Folds the players with the fewest games (then the last names) past
     /// [`PLAYER_CAP`].
     fn fold_past_cap(&mut self) {
-        if self.by_name.len() <= PLAYER_CAP {
+        self.fold_past(PLAYER_CAP);
+    }
+
+    fn fold_past(&mut self, cap: usize) {
+        if self.by_name.len() <= cap {
             return;
         }
         let mut ranked: Vec<(String, Proportion)> =
             std::mem::take(&mut self.by_name).into_iter().collect();
         ranked.sort_by(|a, b| b.1.n.cmp(&a.1.n).then_with(|| a.0.cmp(&b.0)));
-        for (_, counts) in ranked.drain(PLAYER_CAP..) {
+        for (_, counts) in ranked.drain(cap..) {
             self.folded_players += 1;
+            *self.folded_by_games.entry(counts.n).or_insert(0) += 1;
             self.folded.absorb(counts);
         }
         self.by_name = ranked.into_iter().collect();
@@ -204,17 +216,38 @@ pub fn concentration(counts: &PlayerCounts, overall: Proportion, top: usize) -> 
             0.0
         }
     };
-    let mut per_player: Vec<u64> = ranked.iter().map(|(_, p)| p.n).collect();
-    per_player.reverse();
-    let median_games = (!per_player.is_empty()).then(|| per_player[per_player.len() / 2]);
+    // Every player's games, fewest first: the folded players (all with
+    // fewer games than any named one), then the named ones.
+    let folded = counts
+        .folded_by_games
+        .iter()
+        .flat_map(|(&games, &players)| std::iter::repeat_n(games, players as usize));
+    let named = ranked.iter().rev().map(|(_, p)| p.n);
+    let players = counts.by_name.len() + counts.folded_players as usize;
+    let median_games = (players > 0).then(|| {
+        folded
+            .clone()
+            .chain(named.clone())
+            .nth(players / 2)
+            .unwrap_or(0)
+    });
     let sides: u64 = counts.by_name.values().map(|p| p.n).sum::<u64>() + counts.folded.n;
-    let top_percent = ranked.len().div_ceil(100);
-    let top_percent_share = (sides > 0 && !ranked.is_empty())
-        .then(|| ranked[..top_percent].iter().map(|(_, p)| p.n).sum::<u64>() as f64 / sides as f64);
+    let top_percent = players.div_ceil(100);
+    let top_percent_share = (sides > 0 && players > 0).then(|| {
+        let most: u64 = ranked
+            .iter()
+            .map(|(_, p)| p.n)
+            .chain(folded.clone().rev())
+            .take(top_percent)
+            .sum();
+        most as f64 / sides as f64
+    });
+    let one_game_players = named.filter(|&n| n == 1).count() as u64
+        + counts.folded_by_games.get(&1).copied().unwrap_or(0);
     let (by_player, clusters) = clustered(&counts.buckets, overall);
     Concentration {
         games,
-        players: counts.by_name.len() as u64 + counts.folded_players,
+        players: players as u64,
         folded_players: counts.folded_players,
         unnamed_sides: counts.unnamed_sides,
         top: ranked
@@ -227,7 +260,7 @@ pub fn concentration(counts: &PlayerCounts, overall: Proportion, top: usize) -> 
             })
             .collect(),
         median_games,
-        one_game_players: per_player.iter().filter(|&&n| n == 1).count() as u64,
+        one_game_players,
         top_percent_share,
         by_player,
         clusters,
@@ -269,6 +302,44 @@ mod tests {
         let draws: Vec<u64> = players.iter().map(|p| p.2).collect();
         let df = df!("player" => names, "games" => games, "draws" => draws).unwrap();
         counts_from(&df).unwrap()
+    }
+
+    #[test]
+    fn the_concentration_counts_the_folded_players_too() {
+        // 1,000 one-game players, kept to 50 by name: all 1,000 have one
+        // game, the median is 1, and the top 1 % (10 players) hold 10 of
+        // the 1,000 sides.
+        let names: Vec<String> = (0..1000).map(|i| format!("p{i:04}")).collect();
+        let players: Vec<(&str, u64, u64)> = names.iter().map(|n| (n.as_str(), 1, 0)).collect();
+        let mut c = counts(&players);
+        c.fold_past(50);
+        assert_eq!(c.by_name.len(), 50);
+        assert_eq!(c.folded_players, 950);
+        let k = concentration(&c, Proportion::new(0, 500), 10);
+        assert_eq!(k.players, 1000);
+        assert_eq!(k.one_game_players, 1000);
+        assert_eq!(k.median_games, Some(1));
+        assert!((k.top_percent_share.unwrap() - 0.01).abs() < 1e-12, "{k:?}");
+
+        // A few players with many games and many folded with one or two.
+        let mut players = vec![("A", 100u64, 10u64), ("B", 50, 5)];
+        players.extend(players_with(&names[..300], 2));
+        players.extend(players_with(&names[300..], 1));
+        let mut c = counts(&players);
+        c.fold_past(10);
+        assert_eq!(c.folded_by_games.values().sum::<u64>(), c.folded_players);
+        let k = concentration(&c, Proportion::new(0, 600), 10);
+        assert_eq!(k.players, 1002);
+        assert_eq!(k.one_game_players, 700);
+        assert_eq!(k.median_games, Some(1));
+        // The top 11 players: A, B and nine with two games.
+        let sides = 100 + 50 + 300 * 2 + 700;
+        let want = (100 + 50 + 9 * 2) as f64 / sides as f64;
+        assert!((k.top_percent_share.unwrap() - want).abs() < 1e-12, "{k:?}");
+    }
+
+    fn players_with(names: &[String], games: u64) -> Vec<(&str, u64, u64)> {
+        names.iter().map(|n| (n.as_str(), games, 0)).collect()
     }
 
     #[test]
