@@ -460,3 +460,45 @@ fn a_tag_over_the_line_cap_stays_in_its_own_game() {
         }
     }
 }
+
+/// Issue 30, class 6: a PGN truncated while it was read gave exit 0, "0
+/// input problems", a torn last game as a clean row, and a manifest with
+/// the old size.
+#[test]
+fn an_input_truncated_while_read_is_damage() {
+    let dir = scratch("truncated");
+    let input = dir.join("big.pgn");
+    std::fs::write(&input, games(200_000)).unwrap();
+    let out = dir.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let mut child = remis()
+        .arg("classify")
+        .arg(&input)
+        .args(["--threads", "1", "--no-summary", "--out"])
+        .arg(&out)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The temporary table exists once the inputs' stamps are taken.
+    let started = Instant::now();
+    while hidden_files(&out).is_empty() {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no table begun"
+        );
+        assert!(child.try_wait().unwrap().is_none(), "classify ended early");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let file = std::fs::File::options().write(true).open(&input).unwrap();
+    file.set_len(std::fs::metadata(&input).unwrap().len() / 2 + 17)
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("big.pgn") && err.contains("changed while it was read"),
+        "{err}"
+    );
+}
