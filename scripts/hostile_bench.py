@@ -80,6 +80,32 @@ def leading_nul(mib):
     yield GAME * 20
 
 
+def long_tag_lines(games, kib=100):
+    """Issue 30: games whose Event tag is longer than a tag line may be
+    (64 KiB); within the tag section's cap each is read as its own tag."""
+    for _ in range(games):
+        yield b'[Event "' + b"x" * (kib << 10) + b'"]\n' + GAME.split(b"\n", 1)[1]
+
+
+def over_cap_tags(games):
+    """Issue 30: tag lines past the tag section's cap (300 KiB): each game
+    is cut and names the cap; the game before it stays whole."""
+    for _ in range(games):
+        yield GAME
+        yield from long_tag_lines(1, kib=300)
+
+
+def one_game_players(games):
+    """Issue 30: every side a new player (the players' table at any count)."""
+    batch = 10_000
+    for i in range(0, games, batch):
+        yield b"".join(
+            b'[Event "p"]\n[White "w%d"]\n[Black "b%d"]\n[Result "1-0"]\n\n'
+            b"1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n" % (j, j)
+            for j in range(i, min(games, i + batch))
+        )
+
+
 CASES = [
     ("N MiB of NUL before 20 games", leading_nul, [256, 512, 1024], "MiB"),
     ("tag section of N tags", many_tags, [200_000, 400_000, 800_000], "tags"),
@@ -87,6 +113,9 @@ CASES = [
     ("one comment of N MiB", long_comment, [200, 400, 800], "MiB"),
     ("one game of N plies", long_game, [3_125_000, 6_250_000, 12_500_000], "plies"),
     ("N games, 1 in 10 with a stray {", stray_braces, [200_000, 400_000, 800_000], "games"),
+    ("N games behind 100 KiB Event tags", long_tag_lines, [500, 1_000, 2_000], "games"),
+    ("N games, each before a 300 KiB tag", over_cap_tags, [500, 1_000, 2_000], "games"),
+    ("N games of one-game players", one_game_players, [200_000, 400_000, 800_000], "games"),
 ]
 
 
