@@ -17,6 +17,7 @@ use remis_core::{
     rules::{Ending, SearchOptions},
 };
 use remis_table::{
+    format::EventPatterns,
     parquet_input::ParquetSource,
     pipeline,
     writer::{InputStamp, Manifest},
@@ -101,6 +102,11 @@ pub struct Args {
     /// `San::to_move`. Both give the same table; for comparing them.
     #[arg(long, value_enum, default_value_t = SanResolver::default(), hide = true)]
     san_resolver: SanResolver,
+    /// Event-name patterns that decide, with the TimeControl and Site
+    /// tags, each game's play and speed (TOML, like
+    /// data/event_patterns.toml; the built-in ones by default).
+    #[arg(long)]
+    event_patterns: Option<PathBuf>,
     /// Bytes of PGN per work unit.
     #[arg(long, default_value_t = 1 << 20, hide = true)]
     chunk_bytes: usize,
@@ -260,6 +266,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
             ..SearchOptions::default()
         },
         resolver: args.san_resolver,
+        patterns: match &args.event_patterns {
+            None => EventPatterns::built_in(),
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("reading {}", path.display()))?;
+                std::sync::Arc::new(
+                    EventPatterns::from_toml(&text)
+                        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
+                )
+            }
+        },
     };
     let summarize = !args.no_summary;
     if !args.shard_per_input {

@@ -37,8 +37,9 @@ pub struct FilterArgs {
     /// Explicit band edges instead of a width, e.g. 2100,2300,2500.
     #[arg(long, value_delimiter = ',')]
     band_edges: Option<Vec<u16>>,
-    /// Only games of this time class: from TimeControl where present, else
-    /// from the event name, else classical.
+    /// Only games of this speed (the table's `speed` column: from
+    /// TimeControl where present, else from the event's name, else
+    /// classical).
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(remis_report::analysis::table::time_class_names()))]
     time_class: Option<String>,
     /// Only events whose name matches this regular expression.
@@ -55,14 +56,18 @@ pub struct FilterArgs {
     /// Leave out later copies of a game (tables made with `classify --dedup`).
     #[arg(long)]
     dedup: bool,
-    /// Event-name patterns for --time-class (TOML, like data/event_patterns.toml).
+    /// Event-name patterns (TOML, like data/event_patterns.toml) that tell
+    /// the rule study which events were fast. Each game's play and speed
+    /// are decided by `classify` (and its --event-patterns) and kept in the
+    /// table.
     #[arg(long)]
     event_patterns: Option<std::path::PathBuf>,
     /// Leave out games in which either player is a bot (title BOT).
     #[arg(long)]
     no_bots: bool,
-    /// Only games played online, or only over the board (told by the Site
-    /// tag's platform and by online event names).
+    /// Only games played online, only over the board, or only those whose
+    /// tags do not say (the table's `play` column, decided by classify from
+    /// the Site tag, the event's name and the date).
     #[arg(long, value_enum)]
     play: Option<remis_report::analysis::table::Play>,
     /// The two short-draw limits in moves, e.g. 20,30 (Sonas uses < 25).

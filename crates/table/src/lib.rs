@@ -5,6 +5,7 @@
 //!   that ties a shard to its input);
 //! - [`parquet_input`]: games stored as Parquet rows (the lichess dataset),
 //!   read through core's [`remis_core::input::ColumnarSource`];
+//! - [`format`]: each game's play and speed, decided from its tags;
 //! - [`dedup`]: the same game met twice;
 //! - [`safe_file`]: the one way remis writes a file (and opens one it
 //!   reads back);
@@ -12,6 +13,7 @@
 //!   across threads into the writer.
 
 pub mod dedup;
+pub mod format;
 pub mod parquet_input;
 pub mod pipeline;
 pub mod safe_file;

@@ -25,6 +25,7 @@ use remis_core::{
 
 use crate::{
     dedup::{self, Deduplicator},
+    format::EventPatterns,
     parquet_input::ParquetSource,
     schema::Column,
     writer::{InputStamp, Manifest, ParquetSink, ROW_GROUP_ROWS, TableBuilder, WrittenTable},
@@ -44,6 +45,8 @@ pub struct Options {
     pub search: SearchOptions,
     /// Which code resolves SAN moves (both give the same table).
     pub resolver: SanResolver,
+    /// The event-name patterns that decide play and speed with the tags.
+    pub patterns: Arc<EventPatterns>,
 }
 
 impl Default for Options {
@@ -55,6 +58,7 @@ impl Default for Options {
             limits: Limits::default(),
             search: SearchOptions::default(),
             resolver: SanResolver::default(),
+            patterns: EventPatterns::built_in(),
         }
     }
 }
@@ -168,7 +172,8 @@ pub fn classify(
                             if stop.load(Ordering::Relaxed) {
                                 return;
                             }
-                            let replayed = replay_chunk(replayer, chunk, options.dedup);
+                            let replayed =
+                                replay_chunk(replayer, chunk, options.dedup, &options.patterns);
                             let _ = done_tx.send(replayed);
                         },
                     )
@@ -213,7 +218,12 @@ pub fn classify(
     Ok((summary, table))
 }
 
-fn replay_chunk(replayer: &mut GameReplayer, chunk: input::Chunk, dedup: bool) -> Replayed {
+fn replay_chunk(
+    replayer: &mut GameReplayer,
+    chunk: input::Chunk,
+    dedup: bool,
+    patterns: &Arc<EventPatterns>,
+) -> Replayed {
     let mut records = Vec::with_capacity(chunk.games.len());
     let not_pgn = replayer.replay_chunk(&chunk, &mut records);
     if let (Some(damage), Some(last)) = (&chunk.damage, records.last_mut()) {
@@ -224,7 +234,7 @@ fn replay_chunk(replayer: &mut GameReplayer, chunk: input::Chunk, dedup: bool) -
         };
         last.text.set(Field::Error, &message);
     }
-    let mut table = TableBuilder::new(records.len());
+    let mut table = TableBuilder::with_patterns(records.len(), Arc::clone(patterns));
     let mut endings = BTreeMap::new();
     let mut keys = Vec::with_capacity(if dedup { records.len() } else { 0 });
     for record in &records {

@@ -119,10 +119,14 @@ pub enum Column {
     EventDate,
     Error,
     Platform,
+    Play,
+    PlayBy,
+    Speed,
+    SpeedBy,
 }
 
 impl Column {
-    pub const ALL: [Column; 63] = [
+    pub const ALL: [Column; 67] = [
         Column::Source,
         Column::GameNo,
         Column::Event,
@@ -186,6 +190,10 @@ impl Column {
         Column::EventDate,
         Column::Error,
         Column::Platform,
+        Column::Play,
+        Column::PlayBy,
+        Column::Speed,
+        Column::SpeedBy,
     ];
 
     pub const fn name(self) -> &'static str {
@@ -253,6 +261,10 @@ impl Column {
             Column::EventDate => "event_date",
             Column::Error => "error",
             Column::Platform => "platform",
+            Column::Play => "play",
+            Column::PlayBy => "play_by",
+            Column::Speed => "speed",
+            Column::SpeedBy => "speed_by",
         }
     }
 
@@ -321,6 +333,10 @@ impl Column {
             Column::EventDate => ColumnType::String,
             Column::Error => ColumnType::String,
             Column::Platform => ColumnType::String,
+            Column::Play => ColumnType::String,
+            Column::PlayBy => ColumnType::String,
+            Column::Speed => ColumnType::String,
+            Column::SpeedBy => ColumnType::String,
         }
     }
 

@@ -1,11 +1,12 @@
 //! Game records to columns to Parquet, in the order and with the names and
 //! types of [`crate::schema`]; `docs/columns.md` documents every column.
 
-use std::{fs::File, path::Path};
+use std::{fs::File, path::Path, sync::Arc};
 
 use polars::polars_utils::compression::ZstdLevel;
 use polars::prelude::*;
 
+use crate::format::{EventPatterns, FormatDecider};
 use crate::safe_file::AtomicFile;
 use crate::schema::Column;
 use remis_core::replay::{Field, GameRecord, Platform, TimeClass};
@@ -26,6 +27,11 @@ pub struct TableBuilder {
     black_elo: PrimitiveChunkedBuilder<UInt16Type>,
     time_class: StringChunkedBuilder,
     platform: StringChunkedBuilder,
+    play: StringChunkedBuilder,
+    play_by: StringChunkedBuilder,
+    speed: StringChunkedBuilder,
+    speed_by: StringChunkedBuilder,
+    format: FormatDecider,
     white_clock: PrimitiveChunkedBuilder<Float32Type>,
     black_clock: PrimitiveChunkedBuilder<Float32Type>,
     variant: StringChunkedBuilder,
@@ -110,7 +116,13 @@ fn booleans(column: Column, capacity: usize) -> BooleanChunkedBuilder {
 }
 
 impl TableBuilder {
+    /// A builder that decides each game's play and speed by the built-in
+    /// event patterns.
     pub fn new(capacity: usize) -> TableBuilder {
+        TableBuilder::with_patterns(capacity, EventPatterns::built_in())
+    }
+
+    pub fn with_patterns(capacity: usize, patterns: Arc<EventPatterns>) -> TableBuilder {
         let c = capacity;
         TableBuilder {
             rows: 0,
@@ -125,6 +137,11 @@ impl TableBuilder {
             black_elo: numbers(Column::BlackElo, c),
             time_class: strings(Column::TimeClass, c),
             platform: strings(Column::Platform, c),
+            play: strings(Column::Play, c),
+            play_by: strings(Column::PlayBy, c),
+            speed: strings(Column::Speed, c),
+            speed_by: strings(Column::SpeedBy, c),
+            format: FormatDecider::new(patterns),
             white_clock: numbers(Column::WhiteClock, c),
             black_clock: numbers(Column::BlackClock, c),
             variant: strings(Column::Variant, c),
@@ -176,18 +193,24 @@ impl TableBuilder {
         self.year.append_option(g.year());
         self.white_elo.append_option(g.white_elo);
         self.black_elo.append_option(g.black_elo);
-        self.time_class.append_option(
-            g.text
-                .get(Field::TimeControl)
-                .and_then(TimeClass::from_time_control)
-                .map(TimeClass::as_str),
-        );
-        self.platform.append_option(
-            g.text
-                .get(Field::Site)
-                .and_then(Platform::from_site)
-                .map(Platform::as_str),
-        );
+        let time_class = g
+            .text
+            .get(Field::TimeControl)
+            .and_then(TimeClass::from_time_control);
+        self.time_class
+            .append_option(time_class.map(TimeClass::as_str));
+        let site = g.text.get(Field::Site);
+        self.platform
+            .append_option(site.and_then(Platform::from_site).map(Platform::as_str));
+        let format = self
+            .format
+            .decide(time_class, site, g.text.get(Field::Event), g.year());
+        self.play
+            .append_option(format.play.map(|(play, _)| play.as_str()));
+        self.play_by
+            .append_option(format.play.map(|(_, by)| by.as_str()));
+        self.speed.append_value(format.speed.as_str());
+        self.speed_by.append_value(format.speed_by.as_str());
         self.white_clock.append_option(g.clocks[0]);
         self.black_clock.append_option(g.clocks[1]);
         self.variant
@@ -251,7 +274,8 @@ impl TableBuilder {
     /// Hands the filled columns over as a frame, in the order of
     /// [`Column::ALL`], and starts afresh.
     pub fn take_frame(&mut self) -> PolarsResult<DataFrame> {
-        let full = std::mem::replace(self, TableBuilder::new(0));
+        let patterns = Arc::clone(self.format.patterns());
+        let full = std::mem::replace(self, TableBuilder::with_patterns(0, patterns));
         let height = full.rows;
         let mut columns: Vec<polars::prelude::Column> = vec![
             full.source.finish().into_column(),
@@ -261,6 +285,10 @@ impl TableBuilder {
             full.black_elo.finish().into_column(),
             full.time_class.finish().into_column(),
             full.platform.finish().into_column(),
+            full.play.finish().into_column(),
+            full.play_by.finish().into_column(),
+            full.speed.finish().into_column(),
+            full.speed_by.finish().into_column(),
             full.white_clock.finish().into_column(),
             full.black_clock.finish().into_column(),
             full.variant.finish().into_column(),

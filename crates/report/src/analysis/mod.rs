@@ -63,7 +63,7 @@ pub fn summarize_rows(table: &Path, config: &Config) -> Result<Summary> {
     let open = table::scan_one(table)?;
     let lf = open.lf.clone();
     let filters = config.filters;
-    let prepared = table::prepare(lf.clone(), filters, config.patterns)?;
+    let prepared = table::prepare(lf.clone(), filters)?;
     let used = table::used(prepared.clone());
 
     let mut first = table::Batch::default();

@@ -495,7 +495,7 @@ pub fn rule_study(
         let Some(rules) = catalogue.rules(event, site.as_deref(), Some(*year)) else {
             continue;
         };
-        if patterns.kind(event).is_some() {
+        if patterns.kind(event, Some(*year)).is_some() {
             study.fast_games_left_out += stats.games;
             continue;
         }

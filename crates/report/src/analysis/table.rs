@@ -6,11 +6,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
-use polars::lazy::dsl::{coalesce, min_horizontal};
+use polars::lazy::dsl::min_horizontal;
 use polars::prelude::*;
 use regex::Regex;
 
-use crate::study::{Band, BandScheme, EloBasis, EventPatterns};
+use crate::study::{Band, BandScheme, EloBasis};
+use remis_table::format::Play as TablePlay;
 use remis_table::schema::Column;
 use remis_table::schema::{Ending, GameResult};
 
@@ -309,8 +310,9 @@ pub const CHESS960_LEFT_OUT: &str = "Chess960 (left out; --variant chess960 repo
 pub const CORRESPONDENCE_LEFT_OUT: &str =
     "correspondence (left out; --time-class correspondence reports them)";
 
-/// Where a game was played: online when its `Site` names a platform or its
-/// event name is an online event's (see `data/event_patterns.toml`).
+/// Where a game was played, as classify decided it from the strongest
+/// evidence in its tags (the table's `play` and `play_by` columns; see
+/// `remis_table::format`).
 #[derive(
     Copy,
     Clone,
@@ -329,15 +331,18 @@ pub enum Play {
     OverTheBoard,
     /// Online.
     Online,
+    /// Nothing in the tags says (no Site, no known event, after 1992).
+    Unknown,
 }
 
 impl Play {
-    pub const ALL: [Play; 2] = [Play::OverTheBoard, Play::Online];
+    pub const ALL: [Play; 3] = [Play::OverTheBoard, Play::Online, Play::Unknown];
 
     pub const fn as_str(self) -> &'static str {
         match self {
             Play::OverTheBoard => "over the board",
             Play::Online => "online",
+            Play::Unknown => "unknown",
         }
     }
 
@@ -354,8 +359,8 @@ pub fn band_of_row(band: Option<i32>) -> Band {
 /// The table with the columns the report needs: `band` (Int32: band index,
 /// -1 for players in different bands under `EloBasis::Both`, null unrated),
 /// `basis_elo`, `effective_time_class`, `is_draw`, and `reason`.
-pub fn prepare(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Result<LazyFrame> {
-    let events = event_table(lf.clone(), filters, patterns)?;
+pub fn prepare(lf: LazyFrame, filters: &Filters) -> Result<LazyFrame> {
+    let events = event_table(lf.clone(), filters)?;
     let w = Column::WhiteElo.col().cast(DataType::Int32);
     let b = Column::BlackElo.col().cast(DataType::Int32);
     let either_missing = w.clone().is_null().or(b.clone().is_null());
@@ -390,12 +395,9 @@ pub fn prepare(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Re
                 .then(null_i32())
                 .otherwise(band)
                 .alias(BAND),
-            coalesce(&[
-                Column::TimeClass.col(),
-                col("event_time_class"),
-                lit(remis_table::schema::TimeClass::Classical.as_str()),
-            ])
-            .alias(EFFECTIVE_TIME_CLASS),
+            // Decided at classify time from the strongest evidence
+            // (remis_table::format), and kept in the table with it.
+            Column::Speed.col().alias(EFFECTIVE_TIME_CLASS),
             col(EVENT_SELECTED)
                 .fill_null(lit(filters.event.is_none()))
                 .alias(EVENT_SELECTED),
@@ -403,15 +405,12 @@ pub fn prepare(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Re
                 .col()
                 .eq(lit(GameResult::Draw.as_str()))
                 .alias(IS_DRAW),
-            when(
-                Column::Platform
-                    .col()
-                    .is_not_null()
-                    .or(col("event_online").fill_null(lit(false))),
-            )
-            .then(lit(Play::Online.as_str()))
-            .otherwise(lit(Play::OverTheBoard.as_str()))
-            .alias(PLAY),
+            when(Column::Play.col().eq(lit(TablePlay::Online.as_str())))
+                .then(lit(Play::Online.as_str()))
+                .when(Column::Play.col().eq(lit(TablePlay::OverTheBoard.as_str())))
+                .then(lit(Play::OverTheBoard.as_str()))
+                .otherwise(lit(Play::Unknown.as_str()))
+                .alias(PLAY),
         ]);
 
     let mut reasons: Vec<(Expr, &str)> = vec![
@@ -508,9 +507,9 @@ fn band_of(elo: Expr, scheme: &BandScheme) -> Expr {
         .unwrap_or(lit(0))
 }
 
-/// One row per distinct event name: its kind by name, and whether the
-/// event filters select it. Regexes run in Rust, once per name.
-fn event_table(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Result<DataFrame> {
+/// One row per distinct event name: whether the event filters select it.
+/// Regexes run in Rust, once per name.
+fn event_table(lf: LazyFrame, filters: &Filters) -> Result<DataFrame> {
     let names = collect(
         lf.select([Column::Event.col()])
             .filter(Column::Event.col().is_not_null())
@@ -518,13 +517,9 @@ fn event_table(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Re
             .agg([len().alias("n")]),
     )?;
     let names = names.column("event")?.str()?;
-    let mut kinds = Vec::with_capacity(names.len());
     let mut selected = Vec::with_capacity(names.len());
-    let mut online = Vec::with_capacity(names.len());
     for name in names.iter() {
         let name = name.unwrap_or_default();
-        kinds.push(patterns.kind(name).map(|k| k.as_str()));
-        online.push(patterns.is_online(name));
         let included = filters.event.as_ref().is_none_or(|re| re.is_match(name));
         let excluded = filters
             .exclude_event
@@ -537,9 +532,7 @@ fn event_table(lf: LazyFrame, filters: &Filters, patterns: &EventPatterns) -> Re
         height,
         vec![
             names.clone().into_column(),
-            polars::prelude::Column::new("event_time_class".into(), kinds),
             polars::prelude::Column::new("event_selected".into(), selected),
-            polars::prelude::Column::new("event_online".into(), online),
         ],
     )?)
 }

@@ -754,9 +754,14 @@ fn play_headline(h: &mut String, format: &crate::analysis::games::FormatCounts) 
             rows.push(row);
         }
     }
-    h.push_str("</table>\n<p class=\"caption\">Online: the <code>Site</code> tag names an online platform, or the event's \
-        name is an online event's (Titled Tuesday, PRO League, …; <code>data/event_patterns.toml</code>). The time class \
-        comes from <code>TimeControl</code>, else from the event's name, else it is taken as classical.</p>\n");
+    h.push_str("</table>\n<p class=\"caption\">Decided for each game when it was classified, from the strongest \
+        evidence in its tags, and kept in the table (columns <code>play</code>, <code>play_by</code>, <code>speed</code>, \
+        <code>speed_by</code>). Played: online when the <code>Site</code> tag names an online platform; else as the \
+        event's name says (a series known to be played over the board or online, in all its spellings: Titled Tue, PRO \
+        League, …; <code>data/event_patterns.toml</code>); else over the board when <code>Site</code> names a place, \
+        or before 1992; otherwise unknown. \"Int\" in an event's name is international, never the internet. Time \
+        class: from <code>TimeControl</code>, else from the event's name (a play-off is rapid from 1996 only), else \
+        classical.</p>\n");
     h.push_str(&csv_download(
         "draw-rate-by-play-and-time-class.csv",
         &share_header(&["played", "time_class"]),
@@ -849,9 +854,13 @@ pub fn methods_section(h: &mut String) {
          2014): any two games that share a player, whatever the colours, may be correlated; it is never narrower \
          than the independent-games interval (see Players). The rule study's differences resample whole event \
          editions.</p>\n\
-         <p><strong>Online and over the board.</strong> Told apart by the <code>Site</code> tag's platform and by \
-         event names (<code>data/event_patterns.toml</code>); Chess960 and correspondence games are left out of \
-         every rate unless asked for, and counted under Coverage.</p>\n</section>\n",
+         <p><strong>Online and over the board, and the time class.</strong> Decided for each game at \
+         classification from the strongest evidence in its tags, and kept in the table with the tag that decided \
+         it: play from the <code>Site</code> tag's platform, then the event's name (series known to be played over \
+         the board or online; <code>data/event_patterns.toml</code>), then a <code>Site</code> naming a place, then \
+         the date (no online play before 1992), else unknown; the time class from <code>TimeControl</code>, then \
+         the event's name, else classical. The section Played and time class shows the games by each. Chess960 \
+         and correspondence games are left out of every rate unless asked for, and counted under Coverage.</p>\n</section>\n",
     );
 }
 

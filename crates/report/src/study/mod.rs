@@ -2,11 +2,10 @@
 //! intervals for proportions.
 
 mod bands;
-mod event_kind;
 pub mod events;
 
 pub use bands::{Band, BandScheme, EloBasis};
-pub use event_kind::{DEFAULT_PATTERNS_TOML, EventKind, EventPatterns};
+pub use remis_table::format::{DEFAULT_PATTERNS_TOML, EventKind, EventPatterns};
 
 /// A proportion with its 95% Wilson score interval.
 #[derive(Copy, Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
