@@ -142,6 +142,9 @@ fn stats(table: &Path, view: &str) -> serde_json::Value {
             "--view",
             view,
             "--by-band",
+            // Every format in the draws view (it holds one by default).
+            "--play",
+            "all",
             "--format",
             "json",
         ])
@@ -272,7 +275,7 @@ fn bands_by_the_mean_rating() {
     let (path, df) = table("average");
     let output = remis()
         .args(["stats", path.to_str().unwrap(), "--elo-basis", "average"])
-        .args(["--by-band", "--format", "json"])
+        .args(["--by-band", "--play", "all", "--format", "json"])
         .output()
         .unwrap();
     let got: serde_json::Value = serde_json::from_slice(&succeeded(output).stdout).unwrap();

@@ -434,7 +434,15 @@ fn dedup_marks_later_copies_and_report_needs_the_marks() {
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("--dedup"));
     let stats = remis()
-        .args(["stats", "--dedup", "--by-band", "--format", "csv"])
+        .args([
+            "stats",
+            "--dedup",
+            "--by-band",
+            "--play",
+            "all",
+            "--format",
+            "csv",
+        ])
         .arg(dir.join("out"))
         .output()
         .unwrap();

@@ -6,6 +6,7 @@ use regex::Regex;
 
 use std::path::PathBuf;
 
+use remis_report::analysis::table::Play;
 use remis_report::analysis::{self, Filters, Loaded, Settings, Source};
 use remis_report::study::events::EventCatalogue;
 use remis_report::study::{BandScheme, EloBasis, EventPatterns};
@@ -68,11 +69,36 @@ pub struct FilterArgs {
     /// Only games played online, only over the board, or only those whose
     /// tags do not say (the table's `play` column, decided by classify from
     /// the Site tag, the event's name and the date).
+    /// `all`: no kind of play left out, and the lead figures (the by-year
+    /// chart, the band × year table) mix every kind of play and time class;
+    /// by default they are of one format (over-the-board classical where
+    /// there is any) and every game still counts elsewhere.
     #[arg(long, value_enum)]
-    play: Option<remis_report::analysis::table::Play>,
+    play: Option<PlayArg>,
     /// The two short-draw limits in moves, e.g. 20,30 (Sonas uses < 25).
     #[arg(long, value_delimiter = ',', num_args = 2, default_values_t = [20u32, 30])]
     short_draw_moves: Vec<u32>,
+}
+
+/// `--play`: one kind of play, or all of them mixed in the lead figures.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, clap::ValueEnum)]
+pub enum PlayArg {
+    #[value(name = "over-the-board")]
+    OverTheBoard,
+    Online,
+    Unknown,
+    All,
+}
+
+impl PlayArg {
+    fn play(self) -> Option<Play> {
+        match self {
+            PlayArg::OverTheBoard => Some(Play::OverTheBoard),
+            PlayArg::Online => Some(Play::Online),
+            PlayArg::Unknown => Some(Play::Unknown),
+            PlayArg::All => None,
+        }
+    }
 }
 
 fn parse_years(text: &str) -> Result<(i16, i16)> {
@@ -135,8 +161,9 @@ impl FilterArgs {
             variant: self.variant.clone(),
             dedup: self.dedup,
             no_bots: self.no_bots,
-            play: self.play,
+            play: self.play.and_then(PlayArg::play),
             short_draws: [self.short_draw_moves[0], self.short_draw_moves[1]],
+            mix_formats: self.play == Some(PlayArg::All),
         })
     }
 }

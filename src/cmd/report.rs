@@ -93,7 +93,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let read: Vec<std::path::PathBuf> = read.collect();
     safe_file::refuse_input_as_output(&args.out, read.iter().map(|p| p.as_path()))?;
     safe_file::AtomicFile::write_all(&args.out, page.as_bytes())?;
-    let overall = aggregate.stats.overall();
+    let overall = aggregate.all.overall();
     match overall.rate() {
         Some(rate) => eprintln!(
             "remis: report of {} games ({} drawn, {}) -> {}",

@@ -262,7 +262,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let view = if args.audit { View::Audit } else { args.view };
     let loaded = super::filters::load(&args.tables.tables, &settings, &args.source)?;
     let summary = &loaded.summary;
-    let aggregate = Aggregate::of(&loaded);
+    let aggregate = Aggregate::of(&loaded, filters.mix_formats);
     if aggregate.stats.games == 0 {
         eprintln!(
             "remis: no games matched ({})",
@@ -290,7 +290,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
     table.write(&mut out, args.format)?;
     if view == View::Draws && args.format == Format::Table {
         let read: u64 = aggregate.coverage.iter().map(|(_, n)| n).sum();
-        writeln!(out, "rows read {read}, used {}", aggregate.stats.games)?;
+        writeln!(out, "rows read {read}, used {}", aggregate.all.games)?;
+        if !aggregate.lead_is_all {
+            writeln!(
+                out,
+                "this table: {} only, {} of the {} games used (--play all mixes every format)",
+                aggregate.lead.label(),
+                aggregate.stats.games,
+                aggregate.all.games
+            )?;
+        }
         for (reason, n) in &aggregate.coverage {
             if reason != analysis::table::USED {
                 writeln!(out, "  left out: {reason}: {n}")?;

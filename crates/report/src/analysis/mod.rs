@@ -211,18 +211,34 @@ pub fn load(inputs: &[PathBuf], config: &Config, source: Source) -> Result<Loade
 /// The numbers behind a report or a `stats` table.
 pub struct Aggregate {
     pub tables: Vec<PathBuf>,
+    /// The lead figures: games of the lead format only.
     pub stats: DrawStats,
+    /// Every game used, whatever its format.
+    pub all: DrawStats,
+    /// The format of `stats`.
+    pub lead: table::LeadFormat,
+    /// Whether `stats` holds every game used (one format, or mixed).
+    pub lead_is_all: bool,
     pub coverage: Vec<(String, u64)>,
     /// Rows of generated games (`remis generate`), which are not real.
     pub synthetic: u64,
 }
 
 impl Aggregate {
-    pub fn of(loaded: &Loaded) -> Aggregate {
+    /// The figures of the loaded tables; the lead ones of one format
+    /// unless `mix_formats`.
+    pub fn of(loaded: &Loaded, mix_formats: bool) -> Aggregate {
         let summary = &loaded.summary;
+        let lead = table::LeadFormat::of(&summary.cube, mix_formats);
         Aggregate {
             tables: loaded.tables.clone(),
-            stats: DrawStats::from_cube(&table::cube_rows(&summary.cube)),
+            stats: DrawStats::from_cube(&table::cube_rows(&summary.cube, &lead)),
+            all: DrawStats::from_cube(&table::cube_rows(
+                &summary.cube,
+                &table::LeadFormat::default(),
+            )),
+            lead_is_all: lead.is_all(&summary.cube),
+            lead,
             coverage: table::coverage_list(&summary.coverage),
             synthetic: summary.synthetic,
         }
@@ -267,8 +283,8 @@ pub fn report(loaded: &Loaded, config: &Config, with_rule_study: bool) -> Report
             )
         })
         .filter(|study| !study.is_empty());
-    let aggregate = Aggregate::of(loaded);
-    let players = players::concentration(&summary.players, aggregate.stats.overall(), TOP_PLAYERS);
+    let aggregate = Aggregate::of(loaded, config.filters.mix_formats);
+    let players = players::concentration(&summary.players, aggregate.all.overall(), TOP_PLAYERS);
     Report {
         aggregate,
         outcomes: outcomes::outcomes(&summary.outcomes),

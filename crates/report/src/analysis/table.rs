@@ -36,6 +36,10 @@ pub struct Filters {
     pub play: Option<Play>,
     /// The two short-draw limits, in moves.
     pub short_draws: [u32; 2],
+    /// Let the lead figures mix kinds of play and time classes (`--play
+    /// all`); by default they are of one format (see [`LeadFormat`]). The
+    /// counts do not depend on it, so summaries ignore it.
+    pub mix_formats: bool,
 }
 
 impl Default for Filters {
@@ -53,6 +57,7 @@ impl Default for Filters {
             no_bots: false,
             play: None,
             short_draws: [20, 30],
+            mix_formats: false,
         }
     }
 }
@@ -632,6 +637,72 @@ pub struct CubeKey {
     pub is_draw: bool,
     pub draw_type: Option<String>,
     pub moves: Option<u32>,
+    /// The game's format, so that the lead figures never mix formats.
+    pub play: Play,
+    pub speed: String,
+}
+
+/// The format the lead figures (the by-year chart, the band × year table,
+/// the band and draw-type charts) are of: over-the-board classical games
+/// where the data hold any, else the largest format they hold; `None`
+/// fields mix (with `--play all`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LeadFormat {
+    pub play: Option<Play>,
+    pub speed: Option<String>,
+}
+
+impl LeadFormat {
+    /// The lead format of a cube.
+    pub fn of(cube: &BTreeMap<CubeKey, u64>, mix: bool) -> LeadFormat {
+        if mix {
+            return LeadFormat::default();
+        }
+        let mut games: BTreeMap<(Play, &str), u64> = BTreeMap::new();
+        for (key, &n) in cube {
+            *games.entry((key.play, key.speed.as_str())).or_insert(0) += n;
+        }
+        let classical = remis_table::schema::TimeClass::Classical.as_str();
+        let chosen = if games.contains_key(&(Play::OverTheBoard, classical)) {
+            Some((Play::OverTheBoard, classical))
+        } else {
+            games
+                .iter()
+                .max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0)))
+                .map(|(&k, _)| k)
+        };
+        LeadFormat {
+            play: chosen.map(|(p, _)| p),
+            speed: chosen.map(|(_, s)| s.to_string()),
+        }
+    }
+
+    pub fn holds(&self, key: &CubeKey) -> bool {
+        self.play.is_none_or(|p| p == key.play)
+            && self.speed.as_ref().is_none_or(|s| *s == key.speed)
+    }
+
+    /// "over-the-board classical games", "online blitz games", "games of
+    /// every format".
+    pub fn label(&self) -> String {
+        match (&self.play, &self.speed) {
+            (None, None) => "games of every kind of play and time class".into(),
+            (play, speed) => {
+                let play = match play {
+                    Some(Play::OverTheBoard) => "over-the-board ",
+                    Some(Play::Online) => "online ",
+                    Some(Play::Unknown) => "unknown-venue ",
+                    None => "",
+                };
+                format!("{play}{} games", speed.as_deref().unwrap_or("all-speed"))
+            }
+        }
+    }
+
+    /// Whether the lead figures hold every game used.
+    pub fn is_all(&self, cube: &BTreeMap<CubeKey, u64>) -> bool {
+        cube.keys().all(|k| self.holds(k))
+    }
 }
 
 /// A cube cell with its games.
@@ -646,8 +717,9 @@ pub struct CubeRow {
 }
 
 /// The cube's cells as rows.
-pub fn cube_rows(cube: &BTreeMap<CubeKey, u64>) -> Vec<CubeRow> {
+pub fn cube_rows(cube: &BTreeMap<CubeKey, u64>, format: &LeadFormat) -> Vec<CubeRow> {
     cube.iter()
+        .filter(|(k, _)| format.holds(k))
         .map(|(k, &games)| CubeRow {
             band: k.band,
             year: k.year,
@@ -673,6 +745,8 @@ pub fn cube_query(used: LazyFrame) -> LazyFrame {
         col(IS_DRAW),
         Column::DrawType.col(),
         col("draw_moves"),
+        col(PLAY),
+        col(EFFECTIVE_TIME_CLASS),
     ])
     .agg([len().cast(DataType::UInt64).alias("games")])
 }
@@ -683,6 +757,8 @@ pub fn cube_from(df: &DataFrame) -> Result<BTreeMap<CubeKey, u64>> {
     let is_draw = df.column(IS_DRAW)?.bool()?;
     let draw_type = df.column(Column::DrawType.name())?.str()?;
     let moves = df.column("draw_moves")?.u32()?;
+    let play = df.column(PLAY)?.str()?;
+    let speed = df.column(EFFECTIVE_TIME_CLASS)?.str()?;
     let games = df.column("games")?.u64()?;
     let mut out = BTreeMap::new();
     for i in 0..df.height() {
@@ -692,6 +768,11 @@ pub fn cube_from(df: &DataFrame) -> Result<BTreeMap<CubeKey, u64>> {
             is_draw: is_draw.get(i).unwrap_or(false),
             draw_type: draw_type.get(i).map(str::to_string),
             moves: moves.get(i),
+            play: play
+                .get(i)
+                .and_then(Play::from_name)
+                .unwrap_or(Play::Unknown),
+            speed: speed.get(i).unwrap_or_default().to_string(),
         };
         *out.entry(key).or_insert(0) += games.get(i).unwrap_or(0);
     }

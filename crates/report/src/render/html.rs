@@ -76,12 +76,18 @@ pub fn render(
     let bins = info.year_bins;
     let binned = stats.binned(bins);
     // The sections in page order; each is written in `sections`.
+    // The lead figures are of one format; their titles say which.
+    let format = if report.aggregate.lead_is_all {
+        String::new()
+    } else {
+        format!(": {}", report.aggregate.lead.label())
+    };
     sections::headline(&mut h, info, report);
-    sections::by_year(&mut h, info, &binned, scheme)?;
-    sections::by_band(&mut h, stats, scheme)?;
-    sections::draw_types(&mut h, stats, scheme)?;
+    sections::by_year(&mut h, info, &binned, scheme, &format)?;
+    sections::by_band(&mut h, stats, scheme, &format)?;
+    sections::draw_types(&mut h, stats, scheme, &format)?;
     sections::lengths(&mut h, info, report)?;
-    sections::heatmap(&mut h, &binned, scheme, bins);
+    sections::heatmap(&mut h, &binned, scheme, bins, &format);
     sections::outcomes(&mut h, &report.outcomes, scheme, &report.rating_gap.systems)?;
     sections::rating_gap(&mut h, &report.rating_gap, scheme);
     sections::time_classes(&mut h, &report.time_classes, &report.format, scheme)?;
@@ -93,7 +99,7 @@ pub fn render(
     }
     sections::scoring_section(&mut h, &report.scoring);
     sections::audit_section(&mut h, &report.audit);
-    sections::players_section(&mut h, &report.players, stats);
+    sections::players_section(&mut h, &report.players, &report.aggregate.all);
     sections::coverage(&mut h, &report.aggregate.coverage);
     sections::methods_section(&mut h);
     sections::cite_section(&mut h, info, stats);

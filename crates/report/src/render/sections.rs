@@ -1017,15 +1017,22 @@ fn draw_type_table(h: &mut String, stats: &DrawStats, scheme: &BandScheme) {
     h.push_str("</section>\n");
 }
 
-pub fn heatmap(h: &mut String, stats: &DrawStats, scheme: &BandScheme, bins: YearBins) {
+pub fn heatmap(
+    h: &mut String,
+    stats: &DrawStats,
+    scheme: &BandScheme,
+    bins: YearBins,
+    format: &str,
+) {
     let years = stats.years();
     let bands: Vec<Band> = stats.by_band.keys().copied().collect();
     let mut csv = Vec::new();
     let _ = write!(
         h,
-        "<section id=\"table\">\n<h2>Band × year</h2>\n<p class=\"caption\">Draw rate in each cell, with the number of games; \
+        "<section id=\"table\">\n<h2>Band × year{}</h2>\n<p class=\"caption\">Draw rate in each cell, with the number of games; \
          the colour deepens with the draw rate. Cells with fewer than {MIN_CELL_GAMES} games are greyed and marked “*”: \
-         their rates say little.</p>\n<div class=\"wide\"><table><tr><th class=\"l\">Band</th>"
+         their rates say little.</p>\n<div class=\"wide\"><table><tr><th class=\"l\">Band</th>",
+        escape(format)
     );
     for y in &years {
         let _ = write!(h, "<th>{}</th>", bins.label(*y));
@@ -1334,7 +1341,7 @@ fn heat_cell(h: &mut String, p: &Proportion) {
 
 /// The headline: games used, decisive, drawn, the draw rate, the filters.
 pub fn headline(h: &mut String, info: &PageInfo<'_>, report: &crate::analysis::Report) {
-    let stats = &report.aggregate.stats;
+    let stats = &report.aggregate.all;
     let overall = stats.overall();
     let decisive = stats.games - stats.draws;
     let _ = write!(
@@ -1361,6 +1368,19 @@ pub fn headline(h: &mut String, info: &PageInfo<'_>, report: &crate::analysis::R
     h.push_str(&escape(&filters.join("; ")));
     h.push_str(". Intervals are 95% Wilson score intervals (games taken as independent; see Methods); the draw rate's second interval is clustered by player (see Players). Games that were invalid, unfinished or of an unsupported variant are not counted in any rate (see Coverage).</p>\n");
     play_headline(h, &report.format);
+    let aggregate = &report.aggregate;
+    if !aggregate.lead_is_all {
+        let _ = writeln!(
+            h,
+            "<p id=\"lead-format\"><strong>The charts and tables below are of {} only:</strong> {} of the {} \
+             games used ({}), so that no figure mixes kinds of play or time classes. The table above and \
+             “Online and over the board” give every format; <code>--play all</code> mixes them in the charts.</p>",
+            escape(&aggregate.lead.label()),
+            thousands(aggregate.stats.games),
+            thousands(stats.games),
+            pct((stats.games > 0).then(|| aggregate.stats.games as f64 / stats.games as f64))
+        );
+    }
     h.push_str("</section>\n");
 }
 
@@ -1370,6 +1390,7 @@ pub fn by_year(
     info: &PageInfo<'_>,
     binned: &DrawStats,
     scheme: &BandScheme,
+    format: &str,
 ) -> anyhow::Result<()> {
     let bins = info.year_bins;
     let years_svg =
@@ -1379,14 +1400,15 @@ pub fn by_year(
     section(
         h,
         "by-year",
-        "Draw rate by year",
+        &format!("Draw rate by year{format}"),
         "One line per rating band (bands with at least 30 games; at most the eight largest), in \
          colours ordered from the lowest band to the highest. Shaded areas are 95% intervals; a year \
          is drawn only where its band has at least 30 games. The vertical axis runs from 0 to just \
          above the highest interval, fit to the data. Unrated games are not a band on this axis: \
-         see the band table. The band × year table below gives every number with its n. Unless the \
-         filters name a kind of play, online and over-the-board games are both counted here: see \
-         “Online and over the board” for the split.",
+         see the band table. The band × year table below gives every number with its n. The chart and \
+         the tables after it are of one format (named in the title: over-the-board classical games \
+         where the data hold any), so that online blitz never floods a year of classical chess; \
+         “Online and over the board” has every format, and <code>--play all</code> mixes them here.",
         &years_svg,
     );
     h.push_str("</section>\n");
@@ -1395,12 +1417,17 @@ pub fn by_year(
 }
 
 /// The draw rate by band, all years.
-pub fn by_band(h: &mut String, stats: &DrawStats, scheme: &BandScheme) -> anyhow::Result<()> {
+pub fn by_band(
+    h: &mut String,
+    stats: &DrawStats,
+    scheme: &BandScheme,
+    format: &str,
+) -> anyhow::Result<()> {
     let band_svg = charts::rate_by_band(stats, scheme)?;
     section(
         h,
         "by-band",
-        "Draw rate by rating band, all years",
+        &format!("Draw rate by rating band, all years{format}"),
         "Each bar is the share of drawn games in a band, with its 95% interval and the number of games; \
          the vertical axis is fit to the data from 0. Bands are ranges of the lower-rated player's rating \
          (or of the basis the filters name). Unrated games are listed in the table, not charted.",
@@ -1412,12 +1439,17 @@ pub fn by_band(h: &mut String, stats: &DrawStats, scheme: &BandScheme) -> anyhow
 }
 
 /// How the draws happened, by band.
-pub fn draw_types(h: &mut String, stats: &DrawStats, scheme: &BandScheme) -> anyhow::Result<()> {
+pub fn draw_types(
+    h: &mut String,
+    stats: &DrawStats,
+    scheme: &BandScheme,
+    format: &str,
+) -> anyhow::Result<()> {
     let mix_svg = charts::draw_mix_by_band(stats, scheme)?;
     section(
         h,
         "draw-types",
-        "How the draws happened",
+        &format!("How the draws happened{format}"),
         "Draw types as decided from the final position and the record, following the FIDE Laws \
          (art. 5.2, 6.9, 9.2, 9.3, 9.6): agreed draws, repetitions, the 50- and 75-move rules, stalemate, \
          insufficient material, and timeouts against a side that cannot mate.",
