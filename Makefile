@@ -46,7 +46,7 @@ test: build setup
 	$(REMIS_DEBUG) classify data --out $(TEST_OUT)/sample
 	$(REMIS_DEBUG) report $(TEST_OUT)/sample --out $(TEST_OUT)/sample/report.html
 	$(REMIS_DEBUG) classify tests/data/synthetic-3000.pgn.zst --out $(TEST_OUT)/synthetic
-	$(REMIS_DEBUG) report $(TEST_OUT)/synthetic --events tests/data/events-synthetic.toml \
+	$(REMIS_DEBUG) report $(TEST_OUT)/synthetic --events tests/data/events-synthetic.toml --play all \
 		--out $(TEST_OUT)/synthetic/report.html
 	REMIS_REPORT=$(TEST_OUT)/sample/report.html REMIS_SYNTHETIC_REPORT=$(TEST_OUT)/synthetic/report.html \
 		REMIS_SCREENSHOT=$(TEST_OUT)/report.png $(VENV)/bin/python -m pytest -q tests/browser

@@ -1408,7 +1408,7 @@ pub fn by_year(
          see the band table. The band × year table below gives every number with its n. The chart and \
          the tables after it are of one format (named in the title: over-the-board classical games \
          where the data hold any), so that online blitz never floods a year of classical chess; \
-         “Online and over the board” has every format, and <code>--play all</code> mixes them here.",
+         “Online and over the board” has every format, and --play all mixes them here.",
         &years_svg,
     );
     h.push_str("</section>\n");
