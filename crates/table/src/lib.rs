@@ -7,6 +7,7 @@
 //!   read through core's [`remis_core::input::ColumnarSource`];
 //! - [`format`]: each game's play and speed, decided from its tags;
 //! - [`dedup`]: the same game met twice;
+//! - [`players`]: one identity per player, however the name is spelled;
 //! - [`safe_file`]: the one way remis writes a file (and opens one it
 //!   reads back);
 //! - [`pipeline`]: the classify stage, wiring core's reader and replay
@@ -16,6 +17,7 @@ pub mod dedup;
 pub mod format;
 pub mod parquet_input;
 pub mod pipeline;
+pub mod players;
 pub mod safe_file;
 pub mod schema;
 pub mod writer;

@@ -29,11 +29,12 @@
 //! r(1−r)/G. V is never taken below that. A group of players is a cluster
 //! of whole players, so grouping keeps the estimate valid, a little wide.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::Result;
 use polars::prelude::*;
 use remis_core::fnv::fnv1a;
+use remis_table::players::player_key;
 use remis_table::schema::Column;
 use serde::{Deserialize, Serialize};
 
@@ -72,7 +73,14 @@ pub struct PlayerCounts {
     pub buckets: Vec<Proportion>,
     /// Sides of used games without a player's name (missing or "?").
     pub unnamed_sides: u64,
+    /// The spellings behind each player's identity (at most
+    /// [`SPELLINGS_KEPT`] a player): the merges the Players section lists.
+    #[serde(with = "pairs")]
+    pub spellings: BTreeMap<String, BTreeSet<String>>,
 }
+
+/// Spellings kept per player.
+pub const SPELLINGS_KEPT: usize = 4;
 
 impl Merge for PlayerCounts {
     fn absorb(&mut self, other: PlayerCounts) {
@@ -88,6 +96,14 @@ impl Merge for PlayerCounts {
             }
         }
         self.unnamed_sides += other.unnamed_sides;
+        for (key, spellings) in other.spellings {
+            let kept = self.spellings.entry(key).or_default();
+            for spelling in spellings {
+                if kept.len() < SPELLINGS_KEPT {
+                    kept.insert(spelling);
+                }
+            }
+        }
         self.fold_past_cap();
     }
 }
@@ -106,7 +122,8 @@ impl PlayerCounts {
         let mut ranked: Vec<(String, Proportion)> =
             std::mem::take(&mut self.by_name).into_iter().collect();
         ranked.sort_by(|a, b| b.1.n.cmp(&a.1.n).then_with(|| a.0.cmp(&b.0)));
-        for (_, counts) in ranked.drain(cap..) {
+        for (key, counts) in ranked.drain(cap..) {
+            self.spellings.remove(&key);
             self.folded_players += 1;
             *self.folded_by_games.entry(counts.n).or_insert(0) += 1;
             self.folded.absorb(counts);
@@ -115,13 +132,10 @@ impl PlayerCounts {
     }
 }
 
-fn is_named(name: &str) -> bool {
-    let name = name.trim();
-    !name.is_empty() && name != "?"
-}
-
-fn bucket(name: &str) -> usize {
-    (fnv1a(name.trim().as_bytes()) % BUCKETS as u64) as usize
+/// Groups of players by a hash of the identity, so that a player's
+/// spellings fall in one group.
+fn bucket(key: &str) -> usize {
+    (fnv1a(key.as_bytes()) % BUCKETS as u64) as usize
 }
 
 /// Games and draws by player name, over both sides of the used games.
@@ -149,14 +163,19 @@ pub fn counts_from(df: &DataFrame) -> Result<PlayerCounts> {
     let mut out = PlayerCounts::default();
     for i in 0..df.height() {
         let counts = Proportion::new(draws.get(i).unwrap_or(0), games.get(i).unwrap_or(0));
-        match players.get(i).filter(|p| is_named(p)) {
-            Some(name) => {
+        let name = players.get(i);
+        match name.and_then(player_key) {
+            Some(key) => {
                 if out.buckets.is_empty() {
                     out.buckets = vec![Proportion::new(0, 0); BUCKETS];
                 }
-                out.buckets[bucket(name)].absorb(counts);
+                out.buckets[bucket(&key)].absorb(counts);
+                let spellings = out.spellings.entry(key.clone()).or_default();
+                if spellings.len() < SPELLINGS_KEPT {
+                    spellings.insert(name.unwrap_or_default().trim().to_string());
+                }
                 out.by_name
-                    .entry(name.trim().to_string())
+                    .entry(key)
                     .or_insert(Proportion::new(0, 0))
                     .absorb(counts);
             }
@@ -190,6 +209,11 @@ pub struct Concentration {
     pub unnamed_sides: u64,
     /// The most frequent players, most games first.
     pub top: Vec<Frequent>,
+    /// Identities made of more than one spelling, among the most frequent
+    /// [`MERGES_LISTED`] players: the name shown and the spellings merged.
+    pub merges: Vec<(String, Vec<String>)>,
+    /// Identities of more than one spelling, among all named players.
+    pub merged_players: u64,
     /// Games per named player: the median, and players with one game.
     pub median_games: Option<u64>,
     pub one_game_players: u64,
@@ -253,18 +277,47 @@ pub fn concentration(counts: &PlayerCounts, overall: Proportion, top: usize) -> 
         top: ranked
             .iter()
             .take(top)
-            .map(|(name, p)| Frequent {
-                name: (*name).clone(),
+            .map(|(key, p)| Frequent {
+                name: display_name(counts, key),
                 games: **p,
                 share: share(p.n),
             })
             .collect(),
+        merges: ranked
+            .iter()
+            .take(MERGES_LISTED)
+            .filter_map(|(key, _)| {
+                let spellings = counts.spellings.get(*key).filter(|s| s.len() > 1)?;
+                Some((
+                    display_name(counts, key),
+                    spellings.iter().cloned().collect(),
+                ))
+            })
+            .collect(),
+        merged_players: counts.spellings.values().filter(|s| s.len() > 1).count() as u64,
         median_games,
         one_game_players,
         top_percent_share,
         by_player,
         clusters,
     }
+}
+
+/// The most frequent players whose merged spellings the page lists.
+pub const MERGES_LISTED: usize = 100;
+
+/// The name a player is shown by: the longest of its spellings (the one
+/// that says most: "Ivanchuk, Vassily" before "Ivanchuk,V").
+fn display_name(counts: &PlayerCounts, key: &str) -> String {
+    counts
+        .spellings
+        .get(key)
+        .and_then(|s| {
+            s.iter()
+                .max_by(|a, b| a.len().cmp(&b.len()).then_with(|| b.cmp(a)))
+        })
+        .cloned()
+        .unwrap_or_else(|| key.to_string())
 }
 
 /// The draw rate's 95 % interval clustered on `clusters` (players, or

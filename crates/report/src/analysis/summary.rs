@@ -108,7 +108,7 @@ impl Config<'_> {
         format!(
             "summary format {FORMAT_VERSION}; years {:?}; min_elo {:?}; basis {:?}; band edges {:?}; \
              time class {:?}; event {:?}; exclude event {:?}; variant {:?}; dedup {}; no bots {}; \
-             play {:?}; short draws {:?}; event patterns {:016x}; catalogue {:016x}",
+             play {:?}; short draws {:?}; event patterns {:016x}; catalogue {:016x}; player aliases {:016x}",
             f.years,
             f.min_elo,
             f.basis,
@@ -123,6 +123,7 @@ impl Config<'_> {
             f.short_draws,
             self.patterns.source_hash(),
             self.catalogue.source_hash(),
+            remis_table::players::aliases_hash(),
         )
     }
 

@@ -1591,6 +1591,27 @@ pub fn players_section(
         csv.push(row);
     }
     h.push_str("</table></div>\n");
+    if c.merged_players > 0 {
+        let _ = write!(
+            h,
+            "<details id=\"player-merges\"><summary>One identity per player: {} players are spelled in more \
+             than one way</summary><p class=\"caption\">A player is the surname and the first initial, accents \
+             folded, hyphens read as spaces, and transliterations read through a built-in table \
+             (<code>data/player_aliases.toml</code>: Kortschnoj is Korchnoi); names without a comma (online \
+             user names) stay whole. The merges among the {} most frequent players:</p><ul>",
+            thousands(c.merged_players),
+            crate::analysis::players::MERGES_LISTED
+        );
+        for (name, spellings) in &c.merges {
+            let _ = write!(
+                h,
+                "<li>{}: {}</li>",
+                escape(name),
+                escape(&spellings.join(" · "))
+            );
+        }
+        h.push_str("</ul></details>\n");
+    }
     if c.folded_players > 0 {
         let _ = writeln!(
             h,

@@ -1,0 +1,142 @@
+//! One identity per player, however the databases spell the name: the
+//! Players section, the intervals clustered by player and `--dedup` count
+//! "Ivanchuk,V" and "Ivanchuk, Vassily" as one player, and "Kortschnoj,
+//! Viktor" and "Korchnoi,V" too.
+//!
+//! The key is the surname and the first initial ([`normalise_name`]), with
+//! accents folded ("Hübner" = "Huebner" = "Hubner" only through the alias
+//! table: `ü` folds to `u`), hyphens and other punctuation read as spaces
+//! ("Vachier-Lagrave" = "Vachier Lagrave"), and the surname read through a
+//! built-in alias table of transliterations (`data/player_aliases.toml`).
+//! Names without a comma keep their tokens (online user names are one
+//! token each, and stay apart).
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use crate::dedup::normalise_name;
+
+/// The built-in alias table, as shipped.
+pub const ALIASES_TOML: &str = include_str!("../../../data/player_aliases.toml");
+
+static ALIASES: LazyLock<HashMap<String, String>> = LazyLock::new(|| {
+    #[derive(serde::Deserialize)]
+    struct File {
+        aliases: HashMap<String, String>,
+    }
+    toml::from_str::<File>(ALIASES_TOML)
+        .expect("the built-in player aliases parse")
+        .aliases
+});
+
+/// A hash of the alias table, for the summaries' fingerprint.
+pub fn aliases_hash() -> u64 {
+    remis_core::fnv::fnv1a(ALIASES_TOML.as_bytes())
+}
+
+/// Latin letters with diacritics, folded to their base letters.
+fn fold(c: char) -> &'static str {
+    match c {
+        'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' | 'ā' | 'ă' | 'ą' => "a",
+        'æ' => "ae",
+        'ç' | 'ć' | 'č' | 'ĉ' | 'ċ' => "c",
+        'ď' | 'đ' | 'ð' => "d",
+        'è' | 'é' | 'ê' | 'ë' | 'ē' | 'ĕ' | 'ė' | 'ę' | 'ě' => "e",
+        'ğ' | 'ĝ' | 'ġ' | 'ģ' => "g",
+        'ì' | 'í' | 'î' | 'ï' | 'ĩ' | 'ī' | 'ĭ' | 'į' | 'ı' => "i",
+        'ķ' => "k",
+        'ĺ' | 'ļ' | 'ľ' | 'ŀ' | 'ł' => "l",
+        'ñ' | 'ń' | 'ņ' | 'ň' => "n",
+        'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' | 'ō' | 'ŏ' | 'ő' => "o",
+        'œ' => "oe",
+        'ŕ' | 'ř' | 'ŗ' => "r",
+        'ś' | 'š' | 'ş' | 'ŝ' | 'ș' => "s",
+        'ß' => "ss",
+        'ť' | 'ţ' | 'ț' => "t",
+        'ù' | 'ú' | 'û' | 'ü' | 'ũ' | 'ū' | 'ŭ' | 'ů' | 'ű' | 'ų' => "u",
+        'ý' | 'ÿ' => "y",
+        'ź' | 'ż' | 'ž' => "z",
+        _ => "",
+    }
+}
+
+/// A player's identity key: "surname initial", folded and read through
+/// the alias table. `None` for no name (empty or `?`).
+pub fn player_key(name: &str) -> Option<String> {
+    let name = name.trim();
+    if name.is_empty() || name == "?" {
+        return None;
+    }
+    let lowered = name.to_lowercase();
+    let mut folded = String::with_capacity(lowered.len());
+    for c in lowered.chars() {
+        match fold(c) {
+            "" if c == '-' || c == '_' || c == '\'' => folded.push(' '),
+            "" => folded.push(c),
+            base => folded.push_str(base),
+        }
+    }
+    let key = normalise_name(&folded);
+    if key.is_empty() {
+        return None;
+    }
+    // The surname is every word but a trailing initial of one letter.
+    let (surname, initial) = match key.rsplit_once(' ') {
+        Some((s, i)) if i.chars().count() == 1 && name.contains([',', ' ']) => (s, Some(i)),
+        _ => (key.as_str(), None),
+    };
+    let surname = ALIASES.get(surname).map_or(surname, String::as_str);
+    Some(match initial {
+        Some(i) => format!("{surname} {i}"),
+        None => surname.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spellings_of_one_player_share_a_key() {
+        let same = [
+            ["Ivanchuk,V", "Ivanchuk, Vassily", "Ivanchuk, V."],
+            ["Kortschnoj, Viktor", "Korchnoi,V", "Korchnoi, Viktor"],
+            ["Kasparov, Gary", "Kasparov,G", "Kasparov, G."],
+            [
+                "Vachier Lagrave,M",
+                "Vachier-Lagrave,M",
+                "Vachier Lagrave, Mexime",
+            ],
+            ["Hübner, Robert", "Huebner,R", "Hubner, R"],
+            ["Nakamura,Hi", "Nakamura, Hikaru", "Nakamura,H"],
+        ];
+        for spellings in same {
+            let keys: Vec<_> = spellings.iter().map(|s| player_key(s)).collect();
+            assert!(
+                keys.iter().all(|k| k == &keys[0]),
+                "{spellings:?}: {keys:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn different_players_keep_different_keys() {
+        let pairs = [
+            ("Kasparov,G", "Kasparov,S"),
+            ("Nakamura,Hi", "Nakamura, Asuka"),
+            ("Korchnoi,V", "Korchmar,V"),
+            ("DrNykterstein", "drdrunkenstein"),
+            ("Anand,V", "Praggnanandhaa,R"),
+        ];
+        for (a, b) in pairs {
+            assert_ne!(player_key(a), player_key(b), "{a} / {b}");
+        }
+        assert_eq!(player_key("?"), None);
+        assert_eq!(player_key("  "), None);
+        // An online name is one token, kept whole.
+        assert_eq!(
+            player_key("DrNykterstein").as_deref(),
+            Some("drnykterstein")
+        );
+    }
+}
