@@ -68,6 +68,11 @@ pub fn player_key(name: &str) -> Option<String> {
         return None;
     }
     let lowered = name.to_lowercase();
+    // A consultation or team game ("Nakamura,Hikaru:Hodgson,Jeremy") is
+    // no one player's: its sides keep their whole names.
+    if lowered.contains([':', '/', '&', '+']) {
+        return Some(lowered.split_whitespace().collect::<Vec<_>>().join(" "));
+    }
     let mut folded = String::with_capacity(lowered.len());
     for c in lowered.chars() {
         match fold(c) {
@@ -127,6 +132,8 @@ mod tests {
             ("Korchnoi,V", "Korchmar,V"),
             ("DrNykterstein", "drdrunkenstein"),
             ("Anand,V", "Praggnanandhaa,R"),
+            ("Nakamura,Hi", "Nakamura,Hikaru:Hodgson,Jeremy"),
+            ("Shirov,A", "Shirov/Kramnik"),
         ];
         for (a, b) in pairs {
             assert_ne!(player_key(a), player_key(b), "{a} / {b}");

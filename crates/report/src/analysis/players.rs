@@ -306,15 +306,19 @@ pub fn concentration(counts: &PlayerCounts, overall: Proportion, top: usize) -> 
 /// The most frequent players whose merged spellings the page lists.
 pub const MERGES_LISTED: usize = 100;
 
-/// The name a player is shown by: the longest of its spellings (the one
-/// that says most: "Ivanchuk, Vassily" before "Ivanchuk,V").
+/// The name a player is shown by: the spelling that says most, a full
+/// "Surname, Given" first, then the longest ("Ivanchuk, Vassily" before
+/// "Ivanchuk,V").
 fn display_name(counts: &PlayerCounts, key: &str) -> String {
     counts
         .spellings
         .get(key)
         .and_then(|s| {
-            s.iter()
-                .max_by(|a, b| a.len().cmp(&b.len()).then_with(|| b.cmp(a)))
+            s.iter().max_by(|a, b| {
+                (a.contains(", "), a.len())
+                    .cmp(&(b.contains(", "), b.len()))
+                    .then_with(|| b.cmp(a))
+            })
         })
         .cloned()
         .unwrap_or_else(|| key.to_string())
