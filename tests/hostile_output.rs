@@ -16,6 +16,16 @@ fn run(args: &[&std::ffi::OsStr]) -> Output {
     remis().args(args).stdin(Stdio::null()).output().unwrap()
 }
 
+/// `remis classify INPUT --out OUT`, which must succeed.
+fn classify_ok(input: &Path, out: &Path) -> Output {
+    succeeded(run(&[
+        os("classify"),
+        input.as_os_str(),
+        os("--out"),
+        out.as_os_str(),
+    ]))
+}
+
 fn os(s: &str) -> &std::ffi::OsStr {
     std::ffi::OsStr::new(s)
 }
@@ -62,12 +72,7 @@ fn symlinks_planted_in_the_output_folder_are_never_followed() {
     std::fs::write(&table_victim, b"keep").unwrap();
     std::os::unix::fs::symlink(&table_victim, out.join("games.parquet")).unwrap();
 
-    succeeded(run(&[
-        os("classify"),
-        input.as_os_str(),
-        os("--out"),
-        out.as_os_str(),
-    ]));
+    classify_ok(&input, &out);
     for entry in std::fs::read_dir(&outside).unwrap() {
         let path = entry.unwrap().path();
         assert_eq!(std::fs::read(&path).unwrap(), b"keep", "{}", path.display());
@@ -83,12 +88,7 @@ fn a_report_never_replaces_a_table_it_reads() {
     let input = dir.join("in.pgn");
     std::fs::write(&input, rated_games(4, "e", "o")).unwrap();
     let out = dir.join("out");
-    succeeded(run(&[
-        os("classify"),
-        input.as_os_str(),
-        os("--out"),
-        out.as_os_str(),
-    ]));
+    classify_ok(&input, &out);
     let table = out.join("games.parquet");
     let before = std::fs::read(&table).unwrap();
     let link = dir.join("link.html");
@@ -184,12 +184,7 @@ fn csv_cells_and_terminal_text_from_tags_are_made_harmless() {
     )
     .unwrap();
     let out = dir.join("out");
-    succeeded(run(&[
-        os("classify"),
-        input.as_os_str(),
-        os("--out"),
-        out.as_os_str(),
-    ]));
+    classify_ok(&input, &out);
     let csv = succeeded(run(&[
         os("stats"),
         out.as_os_str(),
@@ -219,12 +214,7 @@ fn csv_cells_and_terminal_text_from_tags_are_made_harmless() {
     let rr = dir.join("rr.pgn");
     std::fs::write(&rr, round_robin).unwrap();
     let rr_out = dir.join("rr");
-    succeeded(run(&[
-        os("classify"),
-        rr.as_os_str(),
-        os("--out"),
-        rr_out.as_os_str(),
-    ]));
+    classify_ok(&rr, &rr_out);
     for command in ["scoring", "sofia"] {
         for format in ["table", "json"] {
             let output = run(&[os(command), rr_out.as_os_str(), os("--format"), os(format)]);
@@ -260,12 +250,7 @@ fn a_file_size_limit_is_an_error_that_names_the_file_and_keeps_the_old_table() {
     let input = dir.join("in.pgn");
     std::fs::write(&input, games(3000)).unwrap();
     let out = dir.join("out");
-    succeeded(run(&[
-        os("classify"),
-        input.as_os_str(),
-        os("--out"),
-        out.as_os_str(),
-    ]));
+    classify_ok(&input, &out);
     let table = out.join("games.parquet");
     let before = std::fs::read(&table).unwrap();
     // 8 blocks of 512 bytes: less than the table needs.
@@ -426,12 +411,7 @@ fn a_tag_over_the_line_cap_stays_in_its_own_game() {
         let input = dir.join(format!("{label}.pgn"));
         std::fs::write(&input, text).unwrap();
         let out = dir.join(label);
-        succeeded(run(&[
-            os("classify"),
-            input.as_os_str(),
-            os("--out"),
-            out.as_os_str(),
-        ]));
+        classify_ok(&input, &out);
         let table = read_table(&out.join("games.parquet"));
         assert_eq!(table.height(), 3, "{label}");
         let events = common::strings(&table, "event");

@@ -303,7 +303,40 @@ impl EventPatterns {
         year: Option<i16>,
     ) -> Format {
         let said = known(event).map(|e| (self.kind(e, year), self.play(e, year)));
-        decide_given(time_control, site, said.unwrap_or_default(), year)
+        decide_given(
+            time_control,
+            SiteSays::of(site),
+            said.unwrap_or_default(),
+            year,
+        )
+    }
+}
+
+/// What a game's `Site` tag says of its play.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum SiteSays {
+    /// An online platform.
+    Platform(Platform),
+    /// A place (a venue).
+    Venue,
+    /// Nothing: no tag, or `?`.
+    Nothing,
+}
+
+impl SiteSays {
+    pub fn of(site: Option<&str>) -> SiteSays {
+        match known(site) {
+            None => SiteSays::Nothing,
+            Some(site) => Platform::from_site(site).map_or(SiteSays::Venue, SiteSays::Platform),
+        }
+    }
+
+    /// The `platform` column's value.
+    pub fn platform(self) -> Option<Platform> {
+        match self {
+            SiteSays::Platform(p) => Some(p),
+            _ => None,
+        }
     }
 }
 
@@ -315,21 +348,20 @@ fn known(text: Option<&str>) -> Option<&str> {
 /// The decision, given what the event's name said of its kind and play.
 fn decide_given(
     time_control: Option<TimeClass>,
-    site: Option<&str>,
+    site: SiteSays,
     (kind, event_play): EventSays,
     year: Option<i16>,
 ) -> Format {
-    let site = known(site);
     let (speed, speed_by) = match (time_control, kind) {
         (Some(class), _) => (Speed::Class(class), SpeedEvidence::TimeControl),
         (None, Some(kind)) => (Speed::Kind(kind), SpeedEvidence::EventName),
         (None, None) => (Speed::Class(TimeClass::Classical), SpeedEvidence::Default),
     };
-    let play = if site.and_then(Platform::from_site).is_some() {
+    let play = if site.platform().is_some() {
         Some((Play::Online, PlayEvidence::SitePlatform))
     } else if let Some(play) = event_play {
         Some((play, PlayEvidence::EventName))
-    } else if site.is_some() {
+    } else if site == SiteSays::Venue {
         Some((Play::OverTheBoard, PlayEvidence::SiteVenue))
     } else if year.is_some_and(|y| y < FIRST_ONLINE_YEAR) {
         Some((Play::OverTheBoard, PlayEvidence::Date))
@@ -375,11 +407,12 @@ impl FormatDecider {
         &self.patterns
     }
 
-    /// [`EventPatterns::decide`], with the event's patterns remembered.
+    /// [`EventPatterns::decide`], with the event's patterns remembered and
+    /// the `Site` tag read once by the caller (it also fills `platform`).
     pub fn decide(
         &mut self,
         time_control: Option<TimeClass>,
-        site: Option<&str>,
+        site: SiteSays,
         event: Option<&str>,
         year: Option<i16>,
     ) -> Format {
@@ -510,7 +543,7 @@ mod tests {
         for _ in 0..2 {
             for (tc, site, event, year) in cases {
                 assert_eq!(
-                    decider.decide(tc, site, event, year),
+                    decider.decide(tc, SiteSays::of(site), event, year),
                     patterns.decide(tc, site, event, year),
                     "{event:?}"
                 );

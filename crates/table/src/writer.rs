@@ -6,7 +6,7 @@ use std::{fs::File, path::Path, sync::Arc};
 use polars::polars_utils::compression::ZstdLevel;
 use polars::prelude::*;
 
-use crate::format::{EventPatterns, FormatDecider};
+use crate::format::{EventPatterns, FormatDecider, SiteSays};
 use crate::safe_file::AtomicFile;
 use crate::schema::Column;
 use remis_core::replay::{Field, GameRecord, Platform, TimeClass};
@@ -199,9 +199,9 @@ impl TableBuilder {
             .and_then(TimeClass::from_time_control);
         self.time_class
             .append_option(time_class.map(TimeClass::as_str));
-        let site = g.text.get(Field::Site);
+        let site = SiteSays::of(g.text.get(Field::Site));
         self.platform
-            .append_option(site.and_then(Platform::from_site).map(Platform::as_str));
+            .append_option(site.platform().map(Platform::as_str));
         let format = self
             .format
             .decide(time_class, site, g.text.get(Field::Event), g.year());
