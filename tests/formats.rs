@@ -14,7 +14,13 @@ fn mixed_games() -> String {
     let mut out = String::new();
     for i in 0..120 {
         let (site, event, tc, result, moves) = if i % 3 == 0 {
-            ("Wijk aan Zee NED", "Hoogovens", None, "1/2-1/2", "1. e4 e5 1/2-1/2")
+            (
+                "Wijk aan Zee NED",
+                "Hoogovens",
+                None,
+                "1/2-1/2",
+                "1. e4 e5 1/2-1/2",
+            )
         } else {
             (
                 "https://lichess.org/abc",
