@@ -382,8 +382,9 @@ pub const FIRST_ONLINE_YEAR: i16 = 1992;
 /// What an event's name says of its kind and its play.
 type EventSays = (Option<EventKind>, Option<Play>);
 
-/// The decisions of one worker, remembered by event name and year: an
-/// event's games share their name, and the patterns run once for it.
+/// The decisions of one table builder (one chunk of at most 4,096 games),
+/// remembered by event name and year: an event's games share their name,
+/// and the patterns run once for it in each chunk.
 pub struct FormatDecider {
     patterns: Arc<EventPatterns>,
     /// By the name's FNV-1a hash and the year: no allocation per game (two
