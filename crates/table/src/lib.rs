@@ -18,6 +18,7 @@ pub mod format;
 pub mod parquet_input;
 pub mod pipeline;
 pub mod players;
+pub mod ratings;
 pub mod safe_file;
 pub mod schema;
 pub mod writer;

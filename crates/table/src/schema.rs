@@ -123,10 +123,12 @@ pub enum Column {
     PlayBy,
     Speed,
     SpeedBy,
+    Ratings,
+    RatingsBy,
 }
 
 impl Column {
-    pub const ALL: [Column; 67] = [
+    pub const ALL: [Column; 69] = [
         Column::Source,
         Column::GameNo,
         Column::Event,
@@ -194,6 +196,8 @@ impl Column {
         Column::PlayBy,
         Column::Speed,
         Column::SpeedBy,
+        Column::Ratings,
+        Column::RatingsBy,
     ];
 
     pub const fn name(self) -> &'static str {
@@ -265,6 +269,8 @@ impl Column {
             Column::PlayBy => "play_by",
             Column::Speed => "speed",
             Column::SpeedBy => "speed_by",
+            Column::Ratings => "ratings",
+            Column::RatingsBy => "ratings_by",
         }
     }
 
@@ -337,6 +343,8 @@ impl Column {
             Column::PlayBy => ColumnType::String,
             Column::Speed => ColumnType::String,
             Column::SpeedBy => ColumnType::String,
+            Column::Ratings => ColumnType::String,
+            Column::RatingsBy => ColumnType::String,
         }
     }
 

@@ -7,6 +7,7 @@ use polars::polars_utils::compression::ZstdLevel;
 use polars::prelude::*;
 
 use crate::format::{EventPatterns, FormatDecider, SiteSays};
+use crate::ratings;
 use crate::safe_file::AtomicFile;
 use crate::schema::Column;
 use remis_core::replay::{Field, GameRecord, Platform, TimeClass};
@@ -31,6 +32,8 @@ pub struct TableBuilder {
     play_by: StringChunkedBuilder,
     speed: StringChunkedBuilder,
     speed_by: StringChunkedBuilder,
+    ratings: StringChunkedBuilder,
+    ratings_by: StringChunkedBuilder,
     format: FormatDecider,
     white_clock: PrimitiveChunkedBuilder<Float32Type>,
     black_clock: PrimitiveChunkedBuilder<Float32Type>,
@@ -141,6 +144,8 @@ impl TableBuilder {
             play_by: strings(Column::PlayBy, c),
             speed: strings(Column::Speed, c),
             speed_by: strings(Column::SpeedBy, c),
+            ratings: strings(Column::Ratings, c),
+            ratings_by: strings(Column::RatingsBy, c),
             format: FormatDecider::new(patterns),
             white_clock: numbers(Column::WhiteClock, c),
             black_clock: numbers(Column::BlackClock, c),
@@ -211,6 +216,14 @@ impl TableBuilder {
             .append_option(format.play.map(|(_, by)| by.as_str()));
         self.speed.append_value(format.speed.as_str());
         self.speed_by.append_value(format.speed_by.as_str());
+        let rated = g.white_elo.is_some() || g.black_elo.is_some();
+        let ratings = rated.then(|| {
+            let export = ratings::is_export(g.text.get(Field::UtcDate), g.text.get(Field::Site));
+            ratings::decide(site, export)
+        });
+        self.ratings.append_option(ratings.map(|(r, _)| r.as_str()));
+        self.ratings_by
+            .append_option(ratings.map(|(_, by)| by.as_str()));
         self.white_clock.append_option(g.clocks[0]);
         self.black_clock.append_option(g.clocks[1]);
         self.variant
@@ -289,6 +302,8 @@ impl TableBuilder {
             full.play_by.finish().into_column(),
             full.speed.finish().into_column(),
             full.speed_by.finish().into_column(),
+            full.ratings.finish().into_column(),
+            full.ratings_by.finish().into_column(),
             full.white_clock.finish().into_column(),
             full.black_clock.finish().into_column(),
             full.variant.finish().into_column(),
