@@ -112,6 +112,8 @@ fn hand_built_table(path: &Path) -> DataFrame {
             C::SpeedBy => Series::new(name, vec!["time control"; n]),
             C::Play => Series::new(name, vec!["online"; n]),
             C::PlayBy => Series::new(name, vec!["site platform"; n]),
+            C::Ratings => Series::new(name, vec!["lichess"; n]),
+            C::RatingsBy => Series::new(name, vec!["platform export"; n]),
             C::WhiteClock => Series::new(name, white_clock.clone()),
             C::BlackClock => Series::new(name, black_clock.clone()),
             C::Year => Series::new(name, year.clone()),
@@ -142,6 +144,9 @@ fn stats(table: &Path, view: &str) -> serde_json::Value {
             "--view",
             view,
             "--by-band",
+            // Bands of the lower-rated player, as the oracles below count.
+            "--elo-basis",
+            "min",
             // Every format in the draws view (it holds one by default).
             "--play",
             "all",
@@ -314,6 +319,105 @@ fn bands_by_the_mean_rating() {
         checked += 1;
     }
     assert!(checked >= 5, "{checked} bands");
+}
+
+#[test]
+fn bands_by_default_hold_players_of_the_bands_strength() {
+    // In a collection of one player's games, bands by the lower-rated
+    // player measure mismatches. By default a game is in the band of its
+    // mean rating when the gap is at most 200, and in no band otherwise;
+    // an Elo above 2900 is implausible and in no band either.
+    let (_, df) = table("close");
+    let elo_path = scratch("close-elo").join("games.parquet");
+    let mut df = df
+        .lazy()
+        .with_column(lit("elo").alias("ratings"))
+        .collect()
+        .unwrap();
+    ParquetWriter::new(File::create(&elo_path).unwrap())
+        .finish(&mut df)
+        .unwrap();
+    let output = remis()
+        .args(["stats", elo_path.to_str().unwrap(), "--by-band"])
+        .args(["--play", "all", "--format", "json"])
+        .output()
+        .unwrap();
+    let got: serde_json::Value = serde_json::from_slice(&succeeded(output).stdout).unwrap();
+    let w = col("white_elo").cast(DataType::Int64);
+    let b = col("black_elo").cast(DataType::Int64);
+    let counted = df
+        .clone()
+        .lazy()
+        .filter(
+            col("ending")
+                .neq(lit("invalid"))
+                .and(col("result").is_not_null()),
+        )
+        .with_columns([
+            when(w.clone().is_null().or(b.clone().is_null()))
+                .then(lit("unrated"))
+                .when(w.clone().gt(lit(2900i64)).or(b.clone().gt(lit(2900i64))))
+                .then(lit("implausible rating"))
+                .when(
+                    (w.clone() - b.clone())
+                        .gt(lit(200i64))
+                        .or((b.clone() - w.clone()).gt(lit(200i64))),
+                )
+                .then(lit("players apart"))
+                .otherwise(lit("in a band"))
+                .alias("kind"),
+            ((w.clone() + b.clone()) / lit(2i64) / lit(100i64) * lit(100i64)).alias("band"),
+        ])
+        .collect()
+        .unwrap();
+    let by_kind = counted
+        .clone()
+        .lazy()
+        .group_by([col("kind")])
+        .agg([len().alias("games")])
+        .collect()
+        .unwrap();
+    let mut checked = 0;
+    for row in rows(by_kind) {
+        let (AnyValue::StringOwned(kind), AnyValue::UInt32(games)) = (&row[0], &row[1]) else {
+            panic!("{row:?}");
+        };
+        if kind.as_str() == "in a band" {
+            continue;
+        }
+        let entry = got
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["band"] == kind.as_str() && r["year"] == "all")
+            .unwrap_or_else(|| panic!("{kind} missing: {got}"));
+        assert_eq!(entry["games"].as_u64(), Some(u64::from(*games)), "{kind}");
+        assert!(*games > 0, "the table has games that are {kind}");
+        checked += 1;
+    }
+    assert_eq!(checked, 3, "unrated, apart and implausible all counted");
+    let in_bands = counted
+        .lazy()
+        .filter(col("kind").eq(lit("in a band")))
+        .group_by([col("band")])
+        .agg([len().alias("games")])
+        .collect()
+        .unwrap();
+    for row in rows(in_bands) {
+        let (AnyValue::Int64(band), AnyValue::UInt32(games)) = (&row[0], &row[1]) else {
+            panic!("{row:?}");
+        };
+        let label = band_label(*band);
+        let entry = got
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["band"] == label.as_str() && r["year"] == "all")
+            .unwrap_or_else(|| panic!("band {label} missing: {got}"));
+        assert_eq!(entry["games"].as_u64(), Some(u64::from(*games)), "{label}");
+        checked += 1;
+    }
+    assert!(checked >= 8, "{checked} bands");
 }
 
 /// The error function, for the normal curve (Abramowitz and Stegun 7.1.26

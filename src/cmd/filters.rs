@@ -6,7 +6,7 @@ use regex::Regex;
 
 use std::path::PathBuf;
 
-use remis_report::analysis::table::Play;
+use remis_report::analysis::table::{DEFAULT_MAX_GAP, Play};
 use remis_report::analysis::{self, Filters, Loaded, Settings, Source};
 use remis_report::study::events::EventCatalogue;
 use remis_report::study::{BandScheme, EloBasis, EventPatterns};
@@ -25,13 +25,20 @@ pub struct FilterArgs {
     /// Years to include, e.g. 1999-2002 or 2005.
     #[arg(long)]
     years: Option<String>,
-    /// Minimum rating (of the lower-rated player, or as --elo-basis says).
+    /// Minimum rating of both players (of their mean with --elo-basis
+    /// average).
     #[arg(long)]
     min_elo: Option<u16>,
-    /// How a game's rating is taken: the lower-rated player, the mean, or
-    /// both players in the same band.
-    #[arg(long, value_enum, default_value_t = EloBasis::Min)]
+    /// How a game is put in a rating band: `close` (the default), the
+    /// players' mean rating for games whose rating gap is at most
+    /// --max-gap, so that a band does not measure mismatches; `min`, the
+    /// lower-rated player; `average`, the mean whatever the gap; `both`,
+    /// both players in the band.
+    #[arg(long, value_enum, default_value_t = Filters::default().basis)]
     elo_basis: EloBasis,
+    /// The largest rating gap of a game in a band (--elo-basis close).
+    #[arg(long, default_value_t = DEFAULT_MAX_GAP)]
+    max_gap: u16,
     /// Width of rating bands in Elo points.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u16).range(1..))]
     band_width: u16,
@@ -151,6 +158,7 @@ impl FilterArgs {
             years: self.years.as_deref().map(parse_years).transpose()?,
             min_elo: self.min_elo,
             basis: self.elo_basis,
+            max_gap: self.max_gap,
             bands: match &self.band_edges {
                 Some(edges) => BandScheme::edges(edges.clone()),
                 None => BandScheme::width(self.band_width),

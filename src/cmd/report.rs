@@ -76,6 +76,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             counts_from: &counts_from,
             short_draws: filters.short_draws,
             chart_bands: args.chart_bands,
+            band_basis: &filters.basis_words(),
+            band_axis: &filters.basis_axis(),
         },
         &report,
         &filters.bands,

@@ -9,10 +9,12 @@ use anyhow::Result;
 use polars::prelude::*;
 
 use super::merge::{Merge, pairs};
-use super::table::{BAND, EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, Play, band_of_row};
+use super::table::{
+    BAND, BAND_IMPLAUSIBLE, EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, Play, band_of_row,
+};
 use crate::study::{Band, BandScheme, Proportion};
+use remis_table::ratings::Ratings;
 use remis_table::schema::Column;
-use remis_table::schema::Platform;
 use remis_table::schema::{DrawType, Ending};
 
 /// Draws among games, as a proportion, from a frame with `games` and
@@ -51,26 +53,31 @@ fn bin_expr<T: Copy + Literal>(value: Expr, edges: &[T]) -> Expr {
 /// open.
 pub const GAP_EDGES: [u16; 6] = [50, 100, 150, 200, 300, 400];
 
-/// Which rating system the ratings are on, as far as the `platform`
-/// column (from the `Site` tag) tells.
+/// Which rating system the ratings are on: the table's `ratings` column,
+/// decided at classify time from the evidence (`ratings_by`; see
+/// `remis_table::ratings`).
 #[derive(
     Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, serde::Serialize, serde::Deserialize,
 )]
 pub enum RatingSystem {
-    /// lichess.org: Glicko-2, not FIDE Elo.
+    /// lichess.org's export: Glicko-2, not FIDE Elo.
     LichessGlicko2,
-    /// chess.com: Glicko, not FIDE Elo.
+    /// chess.com's export: Glicko, not FIDE Elo.
     ChessComGlicko,
-    /// Over-the-board databases and other sites: FIDE (or national) Elo.
+    /// Another platform's export: its own scale.
+    OtherPlatform,
+    /// Over-the-board records, and compilers' records of online games:
+    /// FIDE (or national) Elo.
     Elo,
 }
 
 impl RatingSystem {
-    pub fn of_platform(platform: Option<Platform>) -> RatingSystem {
-        match platform {
-            Some(Platform::Lichess) => RatingSystem::LichessGlicko2,
-            Some(Platform::ChessCom) => RatingSystem::ChessComGlicko,
-            _ => RatingSystem::Elo,
+    pub fn of_ratings(ratings: Option<Ratings>) -> RatingSystem {
+        match ratings {
+            Some(Ratings::Lichess) => RatingSystem::LichessGlicko2,
+            Some(Ratings::ChessCom) => RatingSystem::ChessComGlicko,
+            Some(Ratings::OtherPlatform) => RatingSystem::OtherPlatform,
+            Some(Ratings::Elo) | None => RatingSystem::Elo,
         }
     }
 
@@ -78,7 +85,10 @@ impl RatingSystem {
         match self {
             RatingSystem::LichessGlicko2 => "lichess Glicko-2 ratings (not FIDE Elo)",
             RatingSystem::ChessComGlicko => "chess.com Glicko ratings (not FIDE Elo)",
-            RatingSystem::Elo => "Elo ratings (FIDE or national; over-the-board records)",
+            RatingSystem::OtherPlatform => "another platform's own ratings (not FIDE Elo)",
+            RatingSystem::Elo => {
+                "Elo ratings (FIDE or national: over-the-board records, and compilers' records of online games)"
+            }
         }
     }
 }
@@ -124,19 +134,23 @@ pub fn rating_gap_query(used: LazyFrame, scheme: &BandScheme) -> LazyFrame {
     let gap = when(w.clone().gt_eq(b.clone()))
         .then(w.clone() - b.clone())
         .otherwise(b.clone() - w.clone());
-    used.filter(w.is_not_null().and(b.is_not_null()))
-        .with_columns([
-            bin_expr(mean, &edges).alias("mean_band"),
-            bin_expr(gap, &gap_edges).alias("gap_bin"),
-        ])
-        .group_by([col("mean_band"), col("gap_bin"), Column::Platform.col()])
-        .agg(games_and_draws())
+    used.filter(
+        w.is_not_null()
+            .and(b.is_not_null())
+            .and(col(BAND).neq(lit(BAND_IMPLAUSIBLE))),
+    )
+    .with_columns([
+        bin_expr(mean, &edges).alias("mean_band"),
+        bin_expr(gap, &gap_edges).alias("gap_bin"),
+    ])
+    .group_by([col("mean_band"), col("gap_bin"), Column::Ratings.col()])
+    .agg(games_and_draws())
 }
 
 pub fn rating_gap_from(df: &DataFrame) -> Result<RatingGap> {
     let band = df.column("mean_band")?.i32()?;
     let bin = df.column("gap_bin")?.i32()?;
-    let platform = df.column(Column::Platform.name())?.str()?;
+    let ratings = df.column(Column::Ratings.name())?.str()?;
     let mut out = RatingGap::default();
     for (i, p) in proportions(df)?.into_iter().enumerate() {
         let (Some(band), Some(bin)) = (band.get(i), bin.get(i)) else {
@@ -147,7 +161,7 @@ pub fn rating_gap_from(df: &DataFrame) -> Result<RatingGap> {
             .entry(key)
             .or_insert(Proportion::new(0, 0))
             .absorb(p);
-        let system = RatingSystem::of_platform(platform.get(i).and_then(Platform::from_name));
+        let system = RatingSystem::of_ratings(ratings.get(i).and_then(Ratings::from_name));
         *out.systems.entry(system).or_insert(0) += p.n;
     }
     Ok(out)

@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use remis_table::safe_file::{AtomicFile, fit_name, open_regular, read_bounded};
 
 use super::audit::Audit;
+use super::format_audit::FormatAudit;
 use super::games::{Clocks, FormatCounts, OpeningCounts, RatingGap, TimeClasses};
 use super::merge::{Merge, pairs};
 use super::outcomes::OutcomeCounts;
@@ -51,6 +52,7 @@ pub struct Summary {
     pub time_classes: TimeClasses,
     pub clocks: Clocks,
     pub format: FormatCounts,
+    pub format_audit: FormatAudit,
     pub scoring: ScoringCounts,
     pub audit: Audit,
     pub rule_study: RuleStudyCounts,
@@ -83,6 +85,7 @@ impl Merge for Summary {
         self.time_classes.absorb(other.time_classes);
         self.clocks.absorb(other.clocks);
         self.format.absorb(other.format);
+        self.format_audit.absorb(other.format_audit);
         self.scoring.absorb(other.scoring);
         self.audit.absorb(other.audit);
         self.rule_study.absorb(other.rule_study);
@@ -106,12 +109,13 @@ impl Config<'_> {
     pub fn fingerprint(&self) -> String {
         let f = self.filters;
         format!(
-            "summary format {FORMAT_VERSION}; years {:?}; min_elo {:?}; basis {:?}; band edges {:?}; \
+            "summary format {FORMAT_VERSION}; years {:?}; min_elo {:?}; basis {:?}; max gap {}; band edges {:?}; \
              time class {:?}; event {:?}; exclude event {:?}; variant {:?}; dedup {}; no bots {}; \
              play {:?}; short draws {:?}; event patterns {:016x}; catalogue {:016x}; player aliases {:016x}",
             f.years,
             f.min_elo,
             f.basis,
+            f.max_gap,
             f.bands.edge_list(),
             f.time_class,
             f.event.as_ref().map(|r| r.as_str()),
@@ -143,7 +147,7 @@ impl Config<'_> {
 }
 
 /// Bumped whenever the counts a summary holds change meaning.
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 const FORMAT_NAME: &str = "remis-summary";
 
 /// The table a summary was made from, by its content: its size, its row

@@ -21,6 +21,8 @@ pub struct Filters {
     pub years: Option<(i16, i16)>,
     pub min_elo: Option<u16>,
     pub basis: EloBasis,
+    /// The largest rating gap of a game in a band (`EloBasis::Close`).
+    pub max_gap: u16,
     pub bands: BandScheme,
     /// `classical`, `rapid`, `blitz`, `bullet` (from TimeControl, else from
     /// the event name, else assumed classical).
@@ -47,7 +49,8 @@ impl Default for Filters {
         Filters {
             years: None,
             min_elo: None,
-            basis: EloBasis::Min,
+            basis: EloBasis::Close,
+            max_gap: DEFAULT_MAX_GAP,
             bands: BandScheme::width(100),
             time_class: None,
             event: None,
@@ -70,7 +73,11 @@ impl Filters {
             out.push(format!("years {a}–{b}"));
         }
         if let Some(m) = self.min_elo {
-            out.push(format!("rating ≥ {m} ({})", self.basis_words()));
+            let whose = match self.basis {
+                EloBasis::Average => "the players' mean rating",
+                _ => "both players",
+            };
+            out.push(format!("rating ≥ {m} ({whose})"));
         }
         out.push(format!("bands by {}", self.basis_words()));
         match &self.time_class {
@@ -99,11 +106,26 @@ impl Filters {
         out
     }
 
-    fn basis_words(&self) -> &'static str {
+    /// The band definition in short, for a chart's axis.
+    pub fn basis_axis(&self) -> String {
         match self.basis {
-            EloBasis::Min => "the lower-rated player",
-            EloBasis::Average => "the players' mean rating",
-            EloBasis::Both => "both players in the band",
+            EloBasis::Min => "Rating band (lower-rated player)".to_string(),
+            EloBasis::Average => "Rating band (mean rating)".to_string(),
+            EloBasis::Close => format!("Rating band (mean rating; gap ≤ {})", self.max_gap),
+            EloBasis::Both => "Rating band (both players in it)".to_string(),
+        }
+    }
+
+    /// How a game is put in a band, in words, for headlines and charts.
+    pub fn basis_words(&self) -> String {
+        match self.basis {
+            EloBasis::Min => "the lower-rated player's rating".to_string(),
+            EloBasis::Average => "the players' mean rating".to_string(),
+            EloBasis::Close => format!(
+                "the players' mean rating, games with a rating gap of at most {} only",
+                self.max_gap
+            ),
+            EloBasis::Both => "both players' ratings in the band".to_string(),
         }
     }
 }
@@ -358,29 +380,82 @@ impl Play {
 
 /// A `band` cell as a [`Band`]: null is unrated.
 pub fn band_of_row(band: Option<i32>) -> Band {
-    band.map_or(Band::Unrated, |b| Band::Rated(b.max(0) as u16))
+    match band {
+        None => Band::Unrated,
+        Some(BAND_APART) => Band::Apart,
+        Some(BAND_IMPLAUSIBLE) => Band::Implausible,
+        Some(b) => Band::Rated(b.max(0) as u16),
+    }
 }
 
-/// The table with the columns the report needs: `band` (Int32: band index,
-/// -1 for players in different bands under `EloBasis::Both`, null unrated),
-/// `basis_elo`, `effective_time_class`, `is_draw`, and `reason`.
+/// The band column's codes for rated games outside every band.
+pub const BAND_APART: i32 = -1;
+pub const BAND_IMPLAUSIBLE: i32 = -2;
+
+/// The largest rating gap of a game in a band under `EloBasis::Close`.
+pub const DEFAULT_MAX_GAP: u16 = 200;
+
+/// Whether a rating is plausible for the game's rating system (the
+/// table's `ratings` column) and year: [`remis_table::ratings::plausible`]
+/// as an expression.
+fn plausible(elo: Expr) -> Expr {
+    use remis_table::ratings::Ratings;
+    let by_system = |f: &dyn Fn(Ratings) -> i32| {
+        Ratings::ALL[1..]
+            .iter()
+            .fold(lit(f(Ratings::Elo)), |otherwise, &r| {
+                when(Column::Ratings.col().eq(lit(r.as_str())))
+                    .then(lit(f(r)))
+                    .otherwise(otherwise)
+            })
+    };
+    let lo = by_system(&|r| i32::from(r.range().0));
+    let hi = by_system(&|r| i32::from(r.range().1));
+    let first = by_system(&|r| i32::from(r.first_year()));
+    let year = Column::Year.col().cast(DataType::Int32);
+    elo.clone()
+        .gt_eq(lo)
+        .and(elo.lt_eq(hi))
+        .and(year.clone().is_null().or(year.gt_eq(first)))
+}
+
+/// The table with the columns the report needs: `band` (Int32: band index;
+/// [`BAND_APART`] for players too far apart for the basis,
+/// [`BAND_IMPLAUSIBLE`] for a rating implausible for its system and year;
+/// null unrated), `basis_elo` (the rating `--min-elo` applies to),
+/// `effective_time_class`, `is_draw`, and `reason`.
 pub fn prepare(lf: LazyFrame, filters: &Filters) -> Result<LazyFrame> {
     let events = event_table(lf.clone(), filters)?;
     let w = Column::WhiteElo.col().cast(DataType::Int32);
     let b = Column::BlackElo.col().cast(DataType::Int32);
     let either_missing = w.clone().is_null().or(b.clone().is_null());
+    let trusted = plausible(w.clone()).and(plausible(b.clone()));
     let null_i32 = || lit(NULL).cast(DataType::Int32);
+    let lower = min_horizontal([w.clone(), b.clone()])?;
+    let mean = (w.clone() + b.clone()) / lit(2);
+    let gap = when(w.clone().gt_eq(b.clone()))
+        .then(w.clone() - b.clone())
+        .otherwise(b.clone() - w.clone());
+    // `--min-elo N` keeps "games between players rated N+" but under the
+    // mean basis.
     let basis = match filters.basis {
-        EloBasis::Min | EloBasis::Both => min_horizontal([w.clone(), b.clone()])?,
-        EloBasis::Average => (w.clone() + b.clone()) / lit(2),
+        EloBasis::Average => mean.clone(),
+        _ => lower.clone(),
     };
     let band = match filters.basis {
+        EloBasis::Min => band_of(lower, &filters.bands),
+        EloBasis::Average => band_of(mean, &filters.bands),
+        EloBasis::Close => when(gap.lt_eq(lit(i32::from(filters.max_gap))))
+            .then(band_of(mean, &filters.bands))
+            .otherwise(lit(BAND_APART)),
         EloBasis::Both => {
             let (bw, bb) = (band_of(w, &filters.bands), band_of(b, &filters.bands));
-            when(bw.clone().eq(bb)).then(bw).otherwise(lit(-1))
+            when(bw.clone().eq(bb)).then(bw).otherwise(lit(BAND_APART))
         }
-        _ => band_of(basis.clone(), &filters.bands),
     };
+    let band = when(trusted.clone())
+        .then(band)
+        .otherwise(lit(BAND_IMPLAUSIBLE));
     // The row's place in its table, kept through the join (whose order
     // the streaming engine does not keep): examples are the first rows.
     let lf = lf
@@ -392,7 +467,7 @@ pub fn prepare(lf: LazyFrame, filters: &Filters) -> Result<LazyFrame> {
             JoinArgs::new(JoinType::Left),
         )
         .with_columns([
-            when(either_missing.clone())
+            when(either_missing.clone().or(trusted.not()))
                 .then(null_i32())
                 .otherwise(basis)
                 .alias(BASIS_ELO),
@@ -483,8 +558,11 @@ pub fn prepare(lf: LazyFrame, filters: &Filters) -> Result<LazyFrame> {
             "other kind of play (--play)",
         ));
     }
-    reasons.push((col(BAND).eq(lit(-1)), "players in different bands"));
     if let Some(m) = filters.min_elo {
+        reasons.push((
+            col(BAND).eq(lit(BAND_IMPLAUSIBLE)),
+            "rating implausible for its system and year (minimum Elo set)",
+        ));
         reasons.push((col(BASIS_ELO).is_null(), "unrated (minimum Elo set)"));
         reasons.push((
             col(BASIS_ELO).lt(lit(i32::from(m))),

@@ -52,7 +52,6 @@ fn percent(v: &f64) -> String {
 }
 
 const FONT: &str = "sans-serif";
-const BAND_AXIS: &str = "Rating band";
 
 /// The bands worth a line or a bar on an ordered axis: rated, with enough
 /// games (the unrated games are shown apart, never as a last band).
@@ -60,7 +59,7 @@ pub fn chart_bands(stats: &DrawStats, limit: usize) -> Vec<Band> {
     let mut bands: Vec<Band> = stats
         .by_band
         .iter()
-        .filter(|(b, p)| p.n >= MIN_CELL_GAMES && **b != Band::Unrated)
+        .filter(|(b, p)| p.n >= MIN_CELL_GAMES && b.is_rated())
         .map(|(&b, _)| b)
         .collect();
     if bands.len() > limit {
@@ -276,7 +275,9 @@ fn swatch<'a, 'b: 'a>(
 }
 
 /// Draw rate by band with 95% intervals as whiskers and n on each bar.
-pub fn rate_by_band(stats: &DrawStats, scheme: &BandScheme) -> Result<String> {
+/// `axis` names the band definition in force ("Rating band (mean rating,
+/// gap ≤ 200)"), on the chart itself, so that a copied chart keeps it.
+pub fn rate_by_band(stats: &DrawStats, scheme: &BandScheme, axis: &str) -> Result<String> {
     let bands = chart_bands(stats, 40);
     if bands.is_empty() {
         return Ok(String::new());
@@ -294,7 +295,7 @@ pub fn rate_by_band(stats: &DrawStats, scheme: &BandScheme) -> Result<String> {
             .fold(0.0, f64::max);
         // Room above the highest whisker for its n.
         let top = fit_top(highest * 1.12);
-        let mut chart = category_chart(&root, &labels, top, BAND_AXIS, "Draw rate")?;
+        let mut chart = category_chart(&root, &labels, top, axis, "Draw rate")?;
         baseline(&mut chart, labels.len())?;
         let bar = RGBColor(0x4e, 0x79, 0xa7);
         for (i, band) in bands.iter().enumerate() {

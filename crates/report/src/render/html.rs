@@ -84,7 +84,14 @@ pub fn render(
     };
     sections::headline(&mut h, info, report);
     sections::by_year(&mut h, info, &binned, scheme, &format)?;
-    sections::by_band(&mut h, stats, scheme, &format)?;
+    sections::by_band(
+        &mut h,
+        stats,
+        scheme,
+        info.band_basis,
+        info.band_axis,
+        &format,
+    )?;
     sections::draw_types(&mut h, stats, scheme, &format)?;
     sections::lengths(&mut h, info, report)?;
     sections::heatmap(&mut h, &binned, scheme, bins, &format);
@@ -92,6 +99,7 @@ pub fn render(
     sections::rating_gap(&mut h, &report.rating_gap, scheme);
     sections::time_classes(&mut h, &report.time_classes, &report.format, scheme)?;
     sections::play_section(&mut h, &report.format, bins)?;
+    super::format_audit::format_audit_section(&mut h, &report.format_audit);
     sections::openings(&mut h, &report.openings);
     sections::clocks(&mut h, &report.clocks);
     if let Some(study) = &report.rule_study {
@@ -100,7 +108,12 @@ pub fn render(
     sections::scoring_section(&mut h, &report.scoring);
     sections::audit_section(&mut h, &report.audit);
     sections::players_section(&mut h, &report.players, &report.aggregate.all);
-    sections::coverage(&mut h, &report.aggregate.coverage);
+    sections::coverage(
+        &mut h,
+        &report.aggregate.coverage,
+        &report.aggregate.all,
+        info.band_basis,
+    );
     sections::methods_section(&mut h);
     sections::cite_section(&mut h, info, stats);
     sections::provenance_section(&mut h, info);

@@ -45,6 +45,10 @@ pub struct PageInfo<'a> {
     pub short_draws: [u32; 2],
     /// At most this many bands get a line in the by-year chart.
     pub chart_bands: usize,
+    /// How a game is put in a band, in words (`Filters::basis_words`),
+    /// and in short for a chart's axis (`Filters::basis_axis`).
+    pub band_basis: &'a str,
+    pub band_axis: &'a str,
 }
 
 fn score(c: &OutcomeCounts) -> String {
@@ -68,7 +72,7 @@ pub fn outcomes(
     let bands: Vec<Band> = o
         .by_band
         .iter()
-        .filter(|(b, c)| c.games() >= MIN_CELL_GAMES && **b != Band::Unrated)
+        .filter(|(b, c)| c.games() >= MIN_CELL_GAMES && b.is_rated())
         .map(|(&b, _)| b)
         .collect();
     let glicko = systems.keys().any(|s| *s != RatingSystem::Elo);
@@ -410,7 +414,7 @@ pub fn time_classes(
         let mut b: Vec<Band> = t
             .by_class_band
             .iter()
-            .filter(|((_, band), p)| p.n >= MIN_CELL_GAMES && *band != Band::Unrated)
+            .filter(|((_, band), p)| p.n >= MIN_CELL_GAMES && band.is_rated())
             .map(|((_, band), _)| *band)
             .collect();
         b.sort();
@@ -842,7 +846,14 @@ pub fn methods_section(h: &mut String) {
          <em>agreed</em>: “agreed” means no other cause was recorded or found, not that an offer was seen.</p>\n\
          <p><strong>Rates.</strong> A rate is drawn games over used games, as recorded (<code>result</code>); games \
          whose record the Laws contradict are counted as recorded and listed under “Results the Laws contradict”. \
-         Bands are ranges of the lower-rated player's rating unless the filters say otherwise.</p>\n\
+         A game's band is by default the players' mean rating, for games whose rating gap is at most 200 (so that a band \
+         holds games between players of its strength, not mismatches: in a collection of one player's games the \
+         lower-rated player's band would measure the gap); <code>--elo-basis min|average|both</code> and \
+         <code>--max-gap</code> choose another definition, and the charts say which is in force. A rating is left out \
+         of the bands when it is implausible for its system and year (an Elo before 1960 or outside 100–2900; a \
+         platform's rating outside its range): such games are counted in the band table as “implausible rating”. \
+         The rating system is the table's <code>ratings</code> column: a platform's own export carries its Glicko \
+         ratings, a compiler's record of an online game (TWIC, pgnmentor) FIDE's.</p>\n\
          <p><strong>Intervals.</strong> 95% Wilson score intervals for proportions; for White's score, the Wilson \
          interval on the score as a share of the points (a little wide when games are drawn, never of zero \
          width). Cells with fewer than 30 games are greyed or left out of charts.</p>\n\
@@ -1091,12 +1102,13 @@ pub fn heatmap(
     h.push_str("</section>\n");
 }
 
-pub fn coverage(h: &mut String, coverage: &[(String, u64)]) {
+pub fn coverage(h: &mut String, coverage: &[(String, u64)], all: &DrawStats, basis: &str) {
     let total: u64 = coverage.iter().map(|(_, n)| n).sum();
     let _ = write!(
         h,
         "<section id=\"coverage\">\n<h2>Coverage</h2>\n<p class=\"caption\">Every row of the input tables, and why rows were left out of the rates. \
-         Games without both ratings are kept, in the “unrated” band, unless a minimum rating is set.</p>\n\
+         Games without both ratings are kept, in the “unrated” band, unless a minimum rating is set; so are games in no band, \
+         counted in the second table.</p>\n\
          <table><tr><th class=\"l\">Rows</th><th>Games</th><th>Share</th></tr><tr><td class=\"l\">Read</td><td>{}</td><td>100%</td></tr>",
         thousands(total)
     );
@@ -1118,6 +1130,36 @@ pub fn coverage(h: &mut String, coverage: &[(String, u64)]) {
     }
     h.push_str("</table>\n");
     h.push_str(&csv_download("coverage.csv", &["reason", "rows"], &csv));
+    // Games used in the rates but in no rating band, by why.
+    let unbanded: Vec<(Band, u64)> = [Band::Unrated, Band::Apart, Band::Implausible]
+        .into_iter()
+        .map(|b| (b, all.by_band.get(&b).map_or(0, |p| p.n)))
+        .collect();
+    let used = all.overall().n;
+    let _ = write!(
+        h,
+        "<p class=\"caption\" id=\"unbanded\">Used games in no rating band (a game's band is {}): they count in \
+         every rate but the bands'.</p>\n<table><tr><th class=\"l\">Used games in no band</th><th>Games</th><th>Share of used</th></tr>",
+        escape(basis)
+    );
+    let mut csv = Vec::new();
+    for (band, n) in unbanded {
+        let why = match band {
+            Band::Unrated => "unrated (a rating missing)",
+            Band::Apart => "players further apart than the band definition allows",
+            _ => "a rating implausible for its system and year",
+        };
+        csv.push(vec![why.to_string(), n.to_string()]);
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td></tr>",
+            escape(why),
+            thousands(n),
+            pct(Proportion::new(n, used).rate())
+        );
+    }
+    h.push_str("</table>\n");
+    h.push_str(&csv_download("unbanded.csv", &["reason", "games"], &csv));
     h.push_str("</section>\n");
 }
 
@@ -1401,14 +1443,19 @@ pub fn by_year(
         h,
         "by-year",
         &format!("Draw rate by year{format}"),
-        "One line per rating band (bands with at least 30 games; at most the eight largest), in \
-         colours ordered from the lowest band to the highest. Shaded areas are 95% intervals; a year \
+        &format!(
+            "One line per rating band (bands with at least 30 games; at most the eight largest), in \
+         colours ordered from the lowest band to the highest. A game's band is {basis} (--elo-basis, \
+         --max-gap). Shaded areas are 95% intervals; a year \
          is drawn only where its band has at least 30 games. The vertical axis runs from 0 to just \
-         above the highest interval, fit to the data. Unrated games are not a band on this axis: \
+         above the highest interval, fit to the data. Games in no band (unrated, players further apart, \
+         a rating implausible for its system and year) are not on this axis: \
          see the band table. The band × year table below gives every number with its n. The chart and \
          the tables after it are of one format (named in the title: over-the-board classical games \
          where the data hold any), so that online blitz never floods a year of classical chess; \
          “Online and over the board” has every format, and --play all mixes them here.",
+            basis = info.band_basis
+        ),
         &years_svg,
     );
     h.push_str("</section>\n");
@@ -1421,16 +1468,21 @@ pub fn by_band(
     h: &mut String,
     stats: &DrawStats,
     scheme: &BandScheme,
+    basis: &str,
+    axis: &str,
     format: &str,
 ) -> anyhow::Result<()> {
-    let band_svg = charts::rate_by_band(stats, scheme)?;
+    let band_svg = charts::rate_by_band(stats, scheme, axis)?;
     section(
         h,
         "by-band",
         &format!("Draw rate by rating band, all years{format}"),
-        "Each bar is the share of drawn games in a band, with its 95% interval and the number of games; \
-         the vertical axis is fit to the data from 0. Bands are ranges of the lower-rated player's rating \
-         (or of the basis the filters name). Unrated games are listed in the table, not charted.",
+        &format!(
+            "Each bar is the share of drawn games in a band, with its 95% interval and the number of games; \
+         the vertical axis is fit to the data from 0. A game's band is {basis} (--elo-basis, --max-gap). \
+         Games in no band (unrated, players further apart, a rating implausible for its system and year) \
+         are listed in the table, not charted."
+        ),
         &band_svg,
     );
     band_table(h, stats, scheme);
@@ -1598,7 +1650,11 @@ pub fn players_section(
              than one way</summary><p class=\"caption\">A player is the surname and the first initial, accents \
              folded, hyphens read as spaces, and transliterations read through a built-in table \
              (<code>data/player_aliases.toml</code>: Kortschnoj is Korchnoi); names without a comma (online \
-             user names) stay whole. The merges among the {} most frequent players:</p><ul>",
+             user names) stay whole. People who share that key are kept apart by their FIDE IDs where the tags \
+             carry them, and by written-out given names that differ (“Adams, Michael” and “Adams, Mark”; \
+             “Sergei” and “Sergey” are one). Games under an initial alone go to the person with at least 90% \
+             of the key's written-out games, and otherwise stay apart under the initial. The merges among the \
+             {} most frequent players:</p><ul>",
             thousands(c.merged_players),
             crate::analysis::players::MERGES_LISTED
         );

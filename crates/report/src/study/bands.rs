@@ -3,11 +3,18 @@
 /// How a game's rating is taken from its two players.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, clap::ValueEnum)]
 pub enum EloBasis {
-    /// The lower-rated player's Elo ("games between players rated 2500+").
+    /// The mean of both players' ratings, for games whose rating gap is at
+    /// most the maximum gap (`--max-gap`); games further apart are in no
+    /// band. The default: a band then holds games between players of its
+    /// strength, not mismatches.
+    Close,
+    /// The lower-rated player's rating ("games between players rated
+    /// 2500+"); in a collection of one player's games this measures
+    /// mismatches.
     Min,
-    /// The mean of both players' Elo.
+    /// The mean of both players' ratings, whatever the gap.
     Average,
-    /// Both players in the same band; games across bands are left out.
+    /// Both players in the same band; games across bands are in no band.
     Both,
 }
 
@@ -24,7 +31,20 @@ pub struct BandScheme {
 )]
 pub enum Band {
     Rated(u16),
+    /// Without both ratings.
     Unrated,
+    /// Both rated, but too far apart for the basis (`EloBasis::Close`,
+    /// `EloBasis::Both`).
+    Apart,
+    /// A rating implausible for its system and year.
+    Implausible,
+}
+
+impl Band {
+    /// A band of ratings (not one of the games outside every band).
+    pub fn is_rated(self) -> bool {
+        matches!(self, Band::Rated(_))
+    }
 }
 
 impl BandScheme {
@@ -57,8 +77,11 @@ impl BandScheme {
 
     /// "2500–2599", "< 1000", "≥ 3000".
     pub fn label(&self, band: Band) -> String {
-        let Band::Rated(i) = band else {
-            return "unrated".to_string();
+        let i = match band {
+            Band::Rated(i) => i,
+            Band::Unrated => return "unrated".to_string(),
+            Band::Apart => return "players apart".to_string(),
+            Band::Implausible => return "implausible rating".to_string(),
         };
         let i = i as usize;
         match (i.checked_sub(1).map(|j| self.edges[j]), self.edges.get(i)) {
@@ -74,7 +97,7 @@ impl BandScheme {
         match band {
             Band::Rated(0) => Some(0),
             Band::Rated(i) => self.edges.get(i as usize - 1).copied(),
-            Band::Unrated => None,
+            Band::Unrated | Band::Apart | Band::Implausible => None,
         }
     }
 }
