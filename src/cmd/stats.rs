@@ -32,6 +32,9 @@ enum View {
     Clocks,
     /// Results the Laws contradict.
     Audit,
+    /// The most frequent players, one identity each (as the report's
+    /// Players section), with the spellings merged into it.
+    Players,
 }
 
 #[derive(clap::Args)]
@@ -256,6 +259,39 @@ fn clocks_table(c: &games::Clocks) -> Table {
     t
 }
 
+/// Players `--view players` lists.
+const PLAYERS_LISTED: usize = 100;
+
+fn players_table(c: &remis_report::analysis::players::Concentration) -> Table {
+    let mut t = Table::new(vec![
+        "player",
+        "games",
+        "draws",
+        "draw_rate",
+        "ci95_low",
+        "ci95_high",
+        "spellings",
+    ]);
+    let spellings: std::collections::BTreeMap<&str, String> = c
+        .merges
+        .iter()
+        .map(|(name, s)| (name.as_str(), s.join(" | ")))
+        .collect();
+    for f in &c.top {
+        let mut cells = vec![
+            Cell::Text(f.name.clone()),
+            Cell::Count(f.games.n),
+            Cell::Count(f.games.successes),
+        ];
+        cells.extend(share(&f.games));
+        cells.push(Cell::Text(
+            spellings.get(f.name.as_str()).cloned().unwrap_or_default(),
+        ));
+        t.push(cells);
+    }
+    t
+}
+
 pub fn run(args: Args) -> Result<ExitCode> {
     let settings = args.filters.settings(None)?;
     let filters = &settings.filters;
@@ -284,6 +320,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
             openings_table(&games::openings(&summary.openings, analysis::TOP_OPENINGS))
         }
         View::TimeClasses => time_classes_table(&summary.time_classes, scheme),
+        View::Players => players_table(&remis_report::analysis::players::concentration(
+            &summary.players,
+            aggregate.all.overall(),
+            PLAYERS_LISTED,
+        )),
         View::Clocks => clocks_table(&summary.clocks),
     };
     let mut out = remis_core::excerpt::TerminalSafe(std::io::stdout().lock());

@@ -75,8 +75,9 @@ pub fn game_key(
     plies: u32,
 ) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    white.map(normalise_name).hash(&mut h);
-    black.map(normalise_name).hash(&mut h);
+    // The players' identities: two databases spell one player apart.
+    white.and_then(crate::players::player_key).hash(&mut h);
+    black.and_then(crate::players::player_key).hash(&mut h);
     year.hash(&mut h);
     result.hash(&mut h);
     movetext_hash.hash(&mut h);
@@ -104,6 +105,22 @@ mod tests {
             normalise_name("Karpov, Anatoly")
         );
         assert_eq!(normalise_name("Carlsen"), "carlsen");
+    }
+
+    #[test]
+    fn copies_spelled_apart_share_a_key() {
+        // Two databases' copies of one game: the player identity
+        // (`players::player_key`) folds transliterations and accents.
+        let key = |w: &str, b: &str| game_key(Some(w), Some(b), Some(1978), Some("1/2-1/2"), 7, 90);
+        assert_eq!(
+            key("Kortschnoj, Viktor", "Karpov, Anatoly"),
+            key("Korchnoi,V", "Karpov,A")
+        );
+        assert_eq!(
+            key("Hübner, Robert", "Vachier-Lagrave, Maxime"),
+            key("Huebner,R", "Vachier Lagrave,M")
+        );
+        assert_ne!(key("Korchnoi,V", "Karpov,A"), key("Karpov,A", "Korchnoi,V"));
     }
 
     #[test]

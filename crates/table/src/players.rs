@@ -97,9 +97,85 @@ pub fn player_key(name: &str) -> Option<String> {
     })
 }
 
+/// The given name a spelling writes out in full ("Kasparov, Garry" →
+/// `garry`), folded, letters only; `None` for an initial or an
+/// abbreviation ("Kasparov,G", "Nakamura,Hi", "Kasparov, G."), a name
+/// without a comma, or a consultation game. Two different given names
+/// under one key are two people ("Adams, Michael" and "Adams, Mark").
+pub fn given_name(name: &str) -> Option<String> {
+    let (_, given) = name.split_once(',')?;
+    if name.contains([':', '/', '&', '+']) {
+        return None;
+    }
+    let first = given.split_whitespace().next()?;
+    if first.ends_with('.') {
+        return None;
+    }
+    let mut folded = String::new();
+    for c in first.to_lowercase().chars() {
+        match fold(c) {
+            "" if c.is_alphabetic() => folded.push(c),
+            "" => {}
+            base => folded.push_str(base),
+        }
+    }
+    (folded.chars().count() >= 3).then_some(folded)
+}
+
+/// Whether two written-out given names are one person's: the same first
+/// three letters ("Sergei" and "Sergey", "Vassily" and "Vasyl"), or one
+/// letter apart ("Mexime" for "Maxime").
+pub fn same_given_name(a: &str, b: &str) -> bool {
+    let prefix = |s: &str| s.chars().take(3).collect::<String>();
+    prefix(a) == prefix(b) || one_edit_apart(a, b)
+}
+
+fn one_edit_apart(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let (short, long) = if a.len() <= b.len() {
+        (&a, &b)
+    } else {
+        (&b, &a)
+    };
+    match long.len() - short.len() {
+        0 => short.iter().zip(long).filter(|(x, y)| x != y).count() <= 1,
+        1 => (0..long.len()).any(|skip| {
+            long.iter()
+                .enumerate()
+                .filter(|&(i, _)| i != skip)
+                .map(|(_, c)| c)
+                .eq(short.iter())
+        }),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn given_names_tell_namesakes_apart() {
+        assert_eq!(given_name("Adams, Michael").as_deref(), Some("michael"));
+        assert_eq!(given_name("Karpov, Anantoly2").as_deref(), Some("anantoly"));
+        assert_eq!(given_name("Hübner, Robert").as_deref(), Some("robert"));
+        for initial in [
+            "Adams,M",
+            "Nakamura,Hi",
+            "Kasparov, G.",
+            "Carlsen",
+            "Ding Liren",
+        ] {
+            assert_eq!(given_name(initial), None, "{initial}");
+        }
+        assert!(same_given_name("sergei", "sergey"));
+        assert!(same_given_name("mexime", "maxime"));
+        assert!(same_given_name("vassily", "vasyl"));
+        assert!(!same_given_name("michael", "mark"));
+        assert!(!same_given_name("anish", "abhishek"));
+        assert!(!same_given_name("viswanathan", "vignesh"));
+        assert!(!same_given_name("dmitry", "daniel"));
+    }
 
     #[test]
     fn spellings_of_one_player_share_a_key() {

@@ -34,7 +34,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use anyhow::Result;
 use polars::prelude::*;
 use remis_core::fnv::fnv1a;
-use remis_table::players::player_key;
+use remis_table::players::{given_name, player_key, same_given_name};
 use remis_table::schema::Column;
 use serde::{Deserialize, Serialize};
 
@@ -138,18 +138,25 @@ fn bucket(key: &str) -> usize {
     (fnv1a(key.as_bytes()) % BUCKETS as u64) as usize
 }
 
-/// Games and draws by player name, over both sides of the used games.
+/// Games and draws by player name and FIDE ID, over both sides of the
+/// used games.
 pub fn query(used: LazyFrame) -> LazyFrame {
-    let side = |player: Column| {
-        used.clone()
-            .select([player.col().alias("player"), col(IS_DRAW)])
+    let side = |player: Column, fide_id: Column| {
+        used.clone().select([
+            player.col().alias("player"),
+            fide_id.col().alias("fide_id"),
+            col(IS_DRAW),
+        ])
     };
     concat(
-        [side(Column::White), side(Column::Black)],
+        [
+            side(Column::White, Column::WhiteFideId),
+            side(Column::Black, Column::BlackFideId),
+        ],
         UnionArgs::default(),
     )
     .expect("two frames of the same columns concatenate")
-    .group_by([col("player")])
+    .group_by([col("player"), col("fide_id")])
     .agg([
         len().cast(DataType::UInt64).alias("games"),
         col(IS_DRAW).cast(DataType::UInt64).sum().alias("draws"),
@@ -158,6 +165,7 @@ pub fn query(used: LazyFrame) -> LazyFrame {
 
 pub fn counts_from(df: &DataFrame) -> Result<PlayerCounts> {
     let players = df.column("player")?.str()?;
+    let fide_ids = df.column("fide_id")?.str()?;
     let games = df.column("games")?.u64()?;
     let draws = df.column("draws")?.u64()?;
     let mut out = PlayerCounts::default();
@@ -165,14 +173,22 @@ pub fn counts_from(df: &DataFrame) -> Result<PlayerCounts> {
         let counts = Proportion::new(draws.get(i).unwrap_or(0), games.get(i).unwrap_or(0));
         let name = players.get(i);
         match name.and_then(player_key) {
-            Some(key) => {
+            Some(name_key) => {
                 if out.buckets.is_empty() {
                     out.buckets = vec![Proportion::new(0, 0); BUCKETS];
                 }
-                out.buckets[bucket(&key)].absorb(counts);
+                // By the name's key, so that a player's games with and
+                // without an ID fall in one group.
+                out.buckets[bucket(&name_key)].absorb(counts);
+                let name = name.unwrap_or_default();
+                let key = identity(
+                    name_key,
+                    fide_ids.get(i).and_then(fide_id),
+                    given_name(name),
+                );
                 let spellings = out.spellings.entry(key.clone()).or_default();
                 if spellings.len() < SPELLINGS_KEPT {
-                    spellings.insert(name.unwrap_or_default().trim().to_string());
+                    spellings.insert(name.trim().to_string());
                 }
                 out.by_name
                     .entry(key)
@@ -184,6 +200,152 @@ pub fn counts_from(df: &DataFrame) -> Result<PlayerCounts> {
     }
     out.fold_past_cap();
     Ok(out)
+}
+
+/// A FIDE ID as the tags give it: digits, not 0.
+fn fide_id(tag: &str) -> Option<u64> {
+    let tag = tag.trim();
+    (!tag.is_empty() && tag.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| tag.parse().ok())
+        .flatten()
+        .filter(|&id| id > 0)
+}
+
+/// Separates a name's key from a FIDE ID in an identity.
+const ID_MARK: char = '\u{1f}';
+
+/// A side's identity: the name's key, with the FIDE ID when the tags carry
+/// one (`KEY␟fID`), else with the given name when the spelling writes it
+/// out (`KEY␟gNAME`). Identities that share a name's key are resolved into
+/// people when the counts are read ([`resolve_identities`]).
+fn identity(name_key: String, fide_id: Option<u64>, given: Option<String>) -> String {
+    match (fide_id, given) {
+        (Some(id), _) => format!("{name_key}{ID_MARK}f{id}"),
+        (None, Some(given)) => format!("{name_key}{ID_MARK}g{given}"),
+        (None, None) => name_key,
+    }
+}
+
+/// One person among the identities of a name's key.
+struct Person {
+    /// The identity the person is counted under.
+    key: String,
+    /// Written-out given names seen for the person.
+    given: Vec<String>,
+}
+
+/// The players resolved into people, key by key of name:
+/// - every FIDE ID is a person;
+/// - a written-out given name joins the person whose given name it matches
+///   ([`same_given_name`]), or the one FIDE person of the key when that
+///   person's spellings give no name; otherwise it is a person of its own
+///   ("Adams, Michael" and "Adams, Mark" are two);
+/// - games under an initial only ("Adams,M") join the key's person who has
+///   at least [`DOMINANT_SHARE`] of its written-out games (the one person,
+///   when there is one), and otherwise stay apart, under the spelling.
+fn resolve_identities(counts: &PlayerCounts) -> PlayerCounts {
+    let mut variants: BTreeMap<&str, Vec<&String>> = BTreeMap::new();
+    for key in counts.by_name.keys() {
+        let name = key.split_once(ID_MARK).map_or(key.as_str(), |(n, _)| n);
+        variants.entry(name).or_default().push(key);
+    }
+    let mut target: BTreeMap<&String, String> = BTreeMap::new();
+    for (name, keys) in &variants {
+        let mut people: Vec<Person> = Vec::new();
+        let given_of = |key: &String| -> Vec<String> {
+            counts
+                .spellings
+                .get(key)
+                .into_iter()
+                .flatten()
+                .filter_map(|s| given_name(s))
+                .collect()
+        };
+        for key in keys.iter().filter(|k| is_variant(k, 'f')) {
+            people.push(Person {
+                key: (*key).clone(),
+                given: given_of(key),
+            });
+            target.insert(key, (*key).clone());
+        }
+        let fide_people = people.len();
+        for key in keys.iter().filter(|k| is_variant(k, 'g')) {
+            let given = key.rsplit_once(ID_MARK).map_or("", |(_, g)| &g[1..]);
+            let matching: Vec<usize> = (0..people.len())
+                .filter(|&i| people[i].given.iter().any(|g| same_given_name(g, given)))
+                .collect();
+            let join = match matching.as_slice() {
+                [one] => Some(*one),
+                [] if fide_people == 1 && people[0].given.is_empty() => Some(0),
+                _ => None,
+            };
+            match join {
+                Some(i) => {
+                    people[i].given.push(given.to_string());
+                    target.insert(key, people[i].key.clone());
+                }
+                None => {
+                    people.push(Person {
+                        key: (*key).clone(),
+                        given: vec![given.to_string()],
+                    });
+                    target.insert(key, (*key).clone());
+                }
+            }
+        }
+        if let Some(bare) = keys.iter().find(|k| k.as_str() == *name) {
+            // Each person's games under written-out names or IDs.
+            let mut games: BTreeMap<&str, u64> = BTreeMap::new();
+            for key in keys.iter().filter(|k| k.as_str() != *name) {
+                let person = target.get(key).map_or(key.as_str(), String::as_str);
+                *games.entry(person).or_insert(0) += counts.by_name[*key].n;
+            }
+            let total: u64 = games.values().sum();
+            let largest = games
+                .iter()
+                .max_by_key(|&(k, n)| (*n, std::cmp::Reverse(*k)));
+            let to = match largest {
+                Some((person, &n)) if n as f64 >= DOMINANT_SHARE * total as f64 => {
+                    person.to_string()
+                }
+                _ => (*bare).clone(),
+            };
+            target.insert(bare, to);
+        }
+    }
+    let mut out = PlayerCounts {
+        by_name: BTreeMap::new(),
+        spellings: BTreeMap::new(),
+        ..counts.clone()
+    };
+    for (key, p) in &counts.by_name {
+        let to = target.get(key).cloned().unwrap_or_else(|| key.clone());
+        out.by_name
+            .entry(to.clone())
+            .or_insert(Proportion::new(0, 0))
+            .absorb(*p);
+        if let Some(spellings) = counts.spellings.get(key) {
+            let kept = out.spellings.entry(to).or_default();
+            for s in spellings {
+                if kept.len() < SPELLINGS_KEPT {
+                    kept.insert(s.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The share of a key's written-out games one person needs for the games
+/// under an initial alone to be taken as theirs: in a collection of one
+/// player's games ("Aronian,L" 4,000 times, "Aronian, Laurel" twice) the
+/// initial is the collection's player.
+pub const DOMINANT_SHARE: f64 = 0.9;
+
+/// Whether an identity is a FIDE (`f`) or given-name (`g`) variant.
+fn is_variant(key: &str, kind: char) -> bool {
+    key.split_once(ID_MARK)
+        .is_some_and(|(_, rest)| rest.starts_with(kind))
 }
 
 /// One row of the concentration table.
@@ -230,6 +392,8 @@ pub struct Concentration {
 /// The concentration table and the clustered interval, from the counts;
 /// `overall` is the draws among the games used.
 pub fn concentration(counts: &PlayerCounts, overall: Proportion, top: usize) -> Concentration {
+    let resolved = resolve_identities(counts);
+    let counts = &resolved;
     let games = overall.n;
     let mut ranked: Vec<(&String, &Proportion)> = counts.by_name.iter().collect();
     ranked.sort_by(|a, b| b.1.n.cmp(&a.1.n).then_with(|| a.0.cmp(b.0)));
@@ -310,6 +474,25 @@ pub const MERGES_LISTED: usize = 100;
 /// "Surname, Given" first, then the longest ("Ivanchuk, Vassily" before
 /// "Ivanchuk,V").
 fn display_name(counts: &PlayerCounts, key: &str) -> String {
+    let name = spelling(counts, key);
+    // Two people of one name are told apart by their IDs.
+    match key.split_once(ID_MARK) {
+        Some((name_key, id))
+            if id.starts_with('f')
+                && counts
+                    .by_name
+                    .range(format!("{name_key}{ID_MARK}")..)
+                    .take_while(|(k, _)| k.starts_with(&format!("{name_key}{ID_MARK}")))
+                    .nth(1)
+                    .is_some() =>
+        {
+            format!("{name} (FIDE ID {})", &id[1..])
+        }
+        _ => name,
+    }
+}
+
+fn spelling(counts: &PlayerCounts, key: &str) -> String {
     counts
         .spellings
         .get(key)
@@ -357,8 +540,78 @@ mod tests {
         let names: Vec<&str> = players.iter().map(|p| p.0).collect();
         let games: Vec<u64> = players.iter().map(|p| p.1).collect();
         let draws: Vec<u64> = players.iter().map(|p| p.2).collect();
-        let df = df!("player" => names, "games" => games, "draws" => draws).unwrap();
+        let ids: Vec<Option<&str>> = vec![None; names.len()];
+        let df =
+            df!("player" => names, "fide_id" => ids, "games" => games, "draws" => draws).unwrap();
         counts_from(&df).unwrap()
+    }
+
+    #[test]
+    fn written_out_given_names_keep_namesakes_apart() {
+        let c = concentration(
+            &counts(&[
+                ("Adams, Michael", 40, 10),
+                ("Adams, Mark", 7, 1),
+                ("Adams,M", 5, 1),
+                ("Karjakin, Sergei", 20, 5),
+                ("Karjakin, Sergey", 10, 5),
+                ("Karjakin,S", 30, 10),
+                ("Aronian, Levon", 50, 20),
+                ("Aronian, Laurel", 2, 0),
+                ("Aronian,L", 100, 40),
+                ("Vachier Lagrave, Mexime", 3, 1),
+                ("Vachier-Lagrave,M", 9, 4),
+            ]),
+            Proportion::new(0, 276),
+            10,
+        );
+        let top: Vec<(String, u64)> = c.top.iter().map(|f| (f.name.clone(), f.games.n)).collect();
+        assert_eq!(
+            top,
+            [
+                // The initial alone is the dominant Aronian's.
+                ("Aronian, Levon".to_string(), 150),
+                ("Karjakin, Sergei".to_string(), 60),
+                ("Adams, Michael".to_string(), 40),
+                ("Vachier Lagrave, Mexime".to_string(), 12),
+                ("Adams, Mark".to_string(), 7),
+                // An initial alone cannot say which Adams (40 of 47).
+                ("Adams,M".to_string(), 5),
+                ("Aronian, Laurel".to_string(), 2),
+            ]
+        );
+    }
+
+    #[test]
+    fn fide_ids_join_a_players_spellings_and_keep_namesakes_apart() {
+        let rows: [(&str, Option<&str>, u64); 6] = [
+            ("Ivanchuk,V", None, 10),
+            ("Ivanchuk, Vassily", Some("14100010"), 20),
+            // Two people of one key, told apart by their IDs.
+            ("Kasparov,S", Some("13500325"), 7),
+            ("Kasparov, Sergey", Some("4100239"), 6),
+            ("Kasparov,S", None, 5),
+            ("Carlsen,M", Some("0"), 3),
+        ];
+        let df = df!(
+            "player" => rows.iter().map(|r| r.0).collect::<Vec<_>>(),
+            "fide_id" => rows.iter().map(|r| r.1).collect::<Vec<_>>(),
+            "games" => rows.iter().map(|r| r.2).collect::<Vec<_>>(),
+            "draws" => rows.iter().map(|_| 0u64).collect::<Vec<_>>()
+        )
+        .unwrap();
+        let c = concentration(&counts_from(&df).unwrap(), Proportion::new(0, 51), 10);
+        let top: Vec<(String, u64)> = c.top.iter().map(|f| (f.name.clone(), f.games.n)).collect();
+        assert_eq!(
+            top,
+            [
+                ("Ivanchuk, Vassily".to_string(), 30),
+                ("Kasparov,S (FIDE ID 13500325)".to_string(), 7),
+                ("Kasparov, Sergey (FIDE ID 4100239)".to_string(), 6),
+                ("Kasparov,S".to_string(), 5),
+                ("Carlsen,M".to_string(), 3),
+            ]
+        );
     }
 
     #[test]
