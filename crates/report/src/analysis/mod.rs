@@ -8,6 +8,7 @@
 
 pub mod audit;
 pub mod draws;
+pub mod format_audit;
 pub mod games;
 pub mod merge;
 pub mod outcomes;
@@ -77,6 +78,7 @@ pub fn summarize_rows(table: &Path, config: &Config) -> Result<Summary> {
     let time_classes = first.add(games::time_classes_query(used.clone()));
     let clocks = first.add(games::clocks_query(used.clone()));
     let play = first.add(games::play_query(used.clone()));
+    let format_audit = first.add(format_audit::query(used.clone()));
     let draw_types = first.add(games::draw_types_by_class_query(used.clone()));
     let lengths = first.add(games::lengths_query(used.clone()));
     let audit_counts = first.add(audit::counts_query(used.clone()));
@@ -120,6 +122,7 @@ pub fn summarize_rows(table: &Path, config: &Config) -> Result<Summary> {
         time_classes: games::time_classes_from(first.get(time_classes))?,
         clocks: games::clocks_from(first.get(clocks))?,
         format: games::format_from(first.get(play), first.get(draw_types), first.get(lengths))?,
+        format_audit: format_audit::audit_from(first.get(format_audit))?,
         scoring: scoring::counts_from(
             first.get(event_games),
             second.get(standings),
@@ -254,6 +257,7 @@ pub struct Report {
     pub time_classes: games::TimeClasses,
     pub clocks: games::Clocks,
     pub format: games::FormatCounts,
+    pub format_audit: format_audit::FormatAudit,
     pub scoring: scoring::ScoringStudy,
     pub audit: audit::Audit,
     /// How concentrated the games are on few players, and the draw rate's
@@ -293,6 +297,7 @@ pub fn report(loaded: &Loaded, config: &Config, with_rule_study: bool) -> Report
         time_classes: summary.time_classes.clone(),
         clocks: summary.clocks.clone(),
         format: summary.format.clone(),
+        format_audit: summary.format_audit.clone(),
         scoring: scoring::scoring_study(&summary.scoring),
         audit: summary.audit.clone(),
         players,

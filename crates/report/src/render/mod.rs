@@ -4,6 +4,7 @@
 
 pub mod charts;
 pub mod format;
+pub mod format_audit;
 pub mod html;
 pub mod palette;
 pub mod sections;

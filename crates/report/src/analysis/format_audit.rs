@@ -1,0 +1,201 @@
+//! How each game's format was decided, for a reader to check: per label
+//! (kind of play × speed), the games by the evidence that decided them
+//! (the table's `play_by` and `speed_by`) and the largest event series.
+//!
+//! Series are event names with their dates taken out ([`series_of`]), so
+//! that "Titled Tuesday 28th Apr" and "Titled Tuesday 12th May" are one
+//! series. A summary keeps the [`SERIES_KEPT`] largest series of each label;
+//! merged over many tables, a series that is never among a table's largest
+//! can be undercounted, and the page says "largest kept".
+
+use std::collections::BTreeMap;
+
+use anyhow::Result;
+use polars::prelude::*;
+use remis_table::schema::Column;
+use serde::{Deserialize, Serialize};
+
+use super::merge::{Merge, pairs};
+use super::table::{EFFECTIVE_TIME_CLASS, PLAY, Play};
+
+/// Series kept per label in a summary.
+pub const SERIES_KEPT: usize = 50;
+
+/// A label: kind of play and speed.
+pub type Label = (Play, String);
+
+/// The evidence behind each label, and its largest series.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FormatAudit {
+    /// (label, `play_by` or "nothing", `speed_by`) → games used.
+    #[serde(with = "pairs")]
+    pub evidence: BTreeMap<(Label, String, String), u64>,
+    /// Label → series → games used, the largest [`SERIES_KEPT`].
+    #[serde(with = "pairs")]
+    pub series: BTreeMap<Label, BTreeMap<String, u64>>,
+}
+
+impl Merge for FormatAudit {
+    fn absorb(&mut self, other: FormatAudit) {
+        self.evidence.absorb(other.evidence);
+        for (label, series) in other.series {
+            let kept = self.series.entry(label).or_default();
+            kept.absorb(series);
+            keep_largest(kept);
+        }
+    }
+}
+
+/// Keeps the [`SERIES_KEPT`] largest series (ties by name).
+fn keep_largest(series: &mut BTreeMap<String, u64>) {
+    if series.len() <= SERIES_KEPT {
+        return;
+    }
+    let mut ranked: Vec<(String, u64)> = std::mem::take(series).into_iter().collect();
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    ranked.truncate(SERIES_KEPT);
+    *series = ranked.into_iter().collect();
+}
+
+const MONTHS: [&str; 12] = [
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+];
+
+/// An event's series: its name in lower case without the words that date
+/// an edition (words with digits, month names).
+///
+/// ```
+/// use remis_report::analysis::format_audit::series_of;
+/// assert_eq!(series_of("Titled Tuesday 28th Apr"), "titled tuesday");
+/// assert_eq!(series_of("Titled Tue 4th Jan Early"), "titled tue early");
+/// assert_eq!(series_of("FIDE Grand Swiss 2019"), "fide grand swiss");
+/// ```
+pub fn series_of(event: &str) -> String {
+    let lower = event.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '(' | ')' | '-' | '/'))
+        .map(|w| w.trim_matches(|c: char| c == '.' || c == '\'' || c == '"'))
+        .filter(|w| {
+            !w.is_empty()
+                && !w.chars().any(|c| c.is_ascii_digit())
+                && !MONTHS.contains(w)
+                && !is_month_name(w)
+        })
+        .collect();
+    if words.is_empty() {
+        lower.trim().to_string()
+    } else {
+        words.join(" ")
+    }
+}
+
+fn is_month_name(w: &str) -> bool {
+    matches!(
+        w,
+        "january"
+            | "february"
+            | "march"
+            | "april"
+            | "june"
+            | "july"
+            | "august"
+            | "september"
+            | "sept"
+            | "october"
+            | "november"
+            | "december"
+    )
+}
+
+pub fn query(used: LazyFrame) -> LazyFrame {
+    used.group_by([
+        col(PLAY),
+        col(EFFECTIVE_TIME_CLASS),
+        Column::PlayBy.col(),
+        Column::SpeedBy.col(),
+        Column::Event.col(),
+    ])
+    .agg([len().cast(DataType::UInt64).alias("n")])
+}
+
+pub fn audit_from(df: &DataFrame) -> Result<FormatAudit> {
+    let play = df.column(PLAY)?.str()?;
+    let speed = df.column(EFFECTIVE_TIME_CLASS)?.str()?;
+    let play_by = df.column(Column::PlayBy.name())?.str()?;
+    let speed_by = df.column(Column::SpeedBy.name())?.str()?;
+    let event = df.column(Column::Event.name())?.str()?;
+    let n = df.column("n")?.u64()?;
+    let mut out = FormatAudit::default();
+    for i in 0..df.height() {
+        let Some(kind) = play.get(i).and_then(Play::from_name) else {
+            continue;
+        };
+        let label = (kind, speed.get(i).unwrap_or("?").to_string());
+        let games = n.get(i).unwrap_or(0);
+        let key = (
+            label.clone(),
+            play_by.get(i).unwrap_or("nothing").to_string(),
+            speed_by.get(i).unwrap_or("?").to_string(),
+        );
+        *out.evidence.entry(key).or_insert(0) += games;
+        let series = event
+            .get(i)
+            .map(str::trim)
+            .filter(|e| !e.is_empty() && *e != "?")
+            .map_or_else(|| "(no event)".to_string(), series_of);
+        *out.series
+            .entry(label)
+            .or_default()
+            .entry(series)
+            .or_insert(0) += games;
+    }
+    for series in out.series.values_mut() {
+        keep_largest(series);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn editions_of_a_series_share_it() {
+        for (a, b) in [
+            ("Titled Tuesday 28th Apr", "Titled Tuesday 12th May"),
+            ("Tata Steel Masters 2020", "Tata Steel Masters 2021"),
+            ("Titled Tue 4th Jan Early", "Titled Tue 18th March Early"),
+        ] {
+            assert_eq!(series_of(a), series_of(b), "{a} / {b}");
+        }
+        assert_ne!(
+            series_of("Titled Tue 4th Jan Early"),
+            series_of("Titled Tue 4th Jan Late")
+        );
+        // "Mayors Cup" keeps its word: only a month's name is a date.
+        assert_eq!(series_of("Mayors Cup"), "mayors cup");
+        assert_eq!(series_of("2019"), "2019");
+    }
+
+    #[test]
+    fn merging_keeps_the_largest_series() {
+        let audit = |pairs: &[(&str, u64)]| FormatAudit {
+            evidence: BTreeMap::new(),
+            series: [(
+                (Play::Online, "blitz".to_string()),
+                pairs.iter().map(|&(s, n)| (s.to_string(), n)).collect(),
+            )]
+            .into(),
+        };
+        let many: Vec<(String, u64)> = (0..SERIES_KEPT as u64 + 5)
+            .map(|i| (format!("s{i:03}"), i + 1))
+            .collect();
+        let refs: Vec<(&str, u64)> = many.iter().map(|(s, n)| (s.as_str(), *n)).collect();
+        let mut a = audit(&refs);
+        a.absorb(audit(&[("s000", 1000)]));
+        let kept = &a.series[&(Play::Online, "blitz".to_string())];
+        assert_eq!(kept.len(), SERIES_KEPT);
+        assert_eq!(kept["s000"], 1001);
+        assert!(!kept.contains_key("s001"), "the smallest are dropped");
+    }
+}
