@@ -75,7 +75,8 @@ fn views_and_sources_in_help_and_readme_agree() {
             "openings",
             "time-classes",
             "clocks",
-            "audit"
+            "audit",
+            "players"
         ]
     );
     let readme = readme();
