@@ -538,3 +538,52 @@ fn sofia_study_compares_rule_events_with_controls() {
         "{text}"
     );
 }
+
+#[test]
+fn a_users_alias_file_joins_transliterations_for_dedup_and_players() {
+    // One game from two databases that transliterate a surname apart
+    // ("Swjeschnikow" and "Sveshnikov" are in no built-in table).
+    let dir = scratch("player-aliases");
+    let game = |white: &str| {
+        format!(
+            "[Event \"Hastings\"]\n[Date \"1975.08.05\"]\n[White \"{white}\"]\n[Black \"Lasker, Emanuel\"]\n\
+             [Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n\n"
+        )
+    };
+    std::fs::write(dir.join("a.pgn"), game("Swjeschnikow, Evgeny")).unwrap();
+    std::fs::write(dir.join("b.pgn"), game("Sveshnikov,E")).unwrap();
+    let aliases = dir.join("aliases.toml");
+    std::fs::write(&aliases, "[aliases]\nswjeschnikow = \"sveshnikov\"\n").unwrap();
+    let marked = |extra: &[&str], out: &str| {
+        let mut args = vec!["--dedup", dir.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let (_, table) = classify(&args, &dir.join(out));
+        table
+            .column("duplicate")
+            .unwrap()
+            .bool()
+            .unwrap()
+            .iter()
+            .filter(|d| *d == Some(true))
+            .count()
+    };
+    assert_eq!(marked(&[], "plain"), 0, "the two spellings differ");
+    assert_eq!(
+        marked(&["--player-aliases", aliases.to_str().unwrap()], "aliased"),
+        1,
+        "the alias makes the second copy a duplicate"
+    );
+    let players = |extra: &[&str]| {
+        let output = remis()
+            .args(["stats", dir.join("plain").to_str().unwrap()])
+            .args(["--view", "players", "--play", "all", "--format", "json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        let rows: serde_json::Value = serde_json::from_slice(&succeeded(output).stdout).unwrap();
+        rows.as_array().unwrap().len()
+    };
+    // Lasker and two Sveshnikovs, then Lasker and one.
+    assert_eq!(players(&[]), 3);
+    assert_eq!(players(&["--player-aliases", aliases.to_str().unwrap()]), 2);
+}

@@ -107,6 +107,11 @@ pub struct Args {
     /// data/event_patterns.toml; the built-in ones by default).
     #[arg(long)]
     event_patterns: Option<PathBuf>,
+    /// More surname aliases for player identities, which --dedup compares
+    /// (TOML with an `[aliases]` table, like data/player_aliases.toml),
+    /// added to the built-in ones.
+    #[arg(long)]
+    player_aliases: Option<PathBuf>,
     /// Bytes of PGN per work unit.
     #[arg(long, default_value_t = 1 << 20, hide = true)]
     chunk_bytes: usize,
@@ -229,6 +234,7 @@ fn check_existing(shard: &Path, input: &input::Input) -> Result<Existing> {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    super::filters::use_player_aliases(args.player_aliases.as_deref())?;
     let resolved = input::resolve(&args.inputs, &ParquetSource)?;
     for (path, why) in &resolved.skipped {
         eprintln!(

@@ -73,6 +73,11 @@ pub struct FilterArgs {
     /// Leave out games in which either player is a bot (title BOT).
     #[arg(long)]
     no_bots: bool,
+    /// More surname aliases for player identities (TOML with an
+    /// `[aliases]` table, like data/player_aliases.toml), added to the
+    /// built-in ones.
+    #[arg(long)]
+    player_aliases: Option<std::path::PathBuf>,
     /// Only games played online, only over the board, or only those whose
     /// tags do not say (the table's `play` column, decided by classify from
     /// the Site tag, the event's name and the date).
@@ -146,6 +151,7 @@ impl FilterArgs {
     /// The filters, event patterns and catalogue (`path`, or the one
     /// built into remis) of a command.
     pub fn settings(&self, catalogue_path: Option<&PathBuf>) -> Result<Settings> {
+        use_player_aliases(self.player_aliases.as_deref())?;
         Ok(Settings {
             filters: self.filters()?,
             patterns: self.event_patterns()?,
@@ -174,6 +180,14 @@ impl FilterArgs {
             mix_formats: self.play == Some(PlayArg::All),
         })
     }
+}
+
+/// Adds the aliases in `path` to the built-in player aliases.
+pub fn use_player_aliases(path: Option<&std::path::Path>) -> Result<()> {
+    let Some(path) = path else { return Ok(()) };
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    remis_table::players::use_aliases(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
 /// The catalogue in `path`, or the one built into remis.

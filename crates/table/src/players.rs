@@ -12,26 +12,49 @@
 //! token each, and stay apart).
 
 use std::collections::HashMap;
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 
 use crate::dedup::normalise_name;
 
 /// The built-in alias table, as shipped.
 pub const ALIASES_TOML: &str = include_str!("../../../data/player_aliases.toml");
 
-static ALIASES: LazyLock<HashMap<String, String>> = LazyLock::new(|| {
-    #[derive(serde::Deserialize)]
-    struct File {
-        aliases: HashMap<String, String>,
-    }
-    toml::from_str::<File>(ALIASES_TOML)
-        .expect("the built-in player aliases parse")
-        .aliases
-});
+/// The alias table in use, and its hash (for the summaries' fingerprint).
+static ALIASES: OnceLock<(HashMap<String, String>, u64)> = OnceLock::new();
 
-/// A hash of the alias table, for the summaries' fingerprint.
+#[derive(serde::Deserialize)]
+struct AliasFile {
+    aliases: HashMap<String, String>,
+}
+
+fn parse(text: &str) -> Result<HashMap<String, String>, String> {
+    toml::from_str::<AliasFile>(text)
+        .map(|f| f.aliases)
+        .map_err(|e| e.to_string())
+}
+
+fn aliases() -> &'static (HashMap<String, String>, u64) {
+    ALIASES.get_or_init(|| {
+        let table = parse(ALIASES_TOML).expect("the built-in player aliases parse");
+        (table, remis_core::fnv::fnv1a(ALIASES_TOML.as_bytes()))
+    })
+}
+
+/// Adds a user's aliases (TOML with an `[aliases]` table, as
+/// `data/player_aliases.toml`) to the built-in ones, a user's entry winning.
+/// Call it once, before any name is keyed: the table is fixed for the run.
+pub fn use_aliases(text: &str) -> Result<(), String> {
+    let mut table = parse(ALIASES_TOML).expect("the built-in player aliases parse");
+    table.extend(parse(text)?);
+    let hash = remis_core::fnv::fnv1a(format!("{ALIASES_TOML}\n{text}").as_bytes());
+    ALIASES
+        .set((table, hash))
+        .map_err(|_| "the player aliases are already in use".to_string())
+}
+
+/// A hash of the alias table in use, for the summaries' fingerprint.
 pub fn aliases_hash() -> u64 {
-    remis_core::fnv::fnv1a(ALIASES_TOML.as_bytes())
+    aliases().1
 }
 
 /// Latin letters with diacritics, folded to their base letters.
@@ -90,7 +113,7 @@ pub fn player_key(name: &str) -> Option<String> {
         Some((s, i)) if i.chars().count() == 1 && name.contains([',', ' ']) => (s, Some(i)),
         _ => (key.as_str(), None),
     };
-    let surname = ALIASES.get(surname).map_or(surname, String::as_str);
+    let surname = aliases().0.get(surname).map_or(surname, String::as_str);
     Some(match initial {
         Some(i) => format!("{surname} {i}"),
         None => surname.to_string(),
