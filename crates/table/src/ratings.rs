@@ -115,12 +115,27 @@ pub fn decide(site: SiteSays, export: bool) -> (Ratings, RatingsEvidence) {
     }
 }
 
-/// Whether a record is a platform's own export: it has a `UTCDate` tag,
-/// or its `Site` is an address (`https://lichess.org/abcd1234`).
-pub fn is_export(utc_date: Option<&str>, site: Option<&str>) -> bool {
+/// The tags that tell a platform's export from a compiler's record.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Tags<'a> {
+    pub site: Option<&'a str>,
+    pub utc_date: Option<&'a str>,
+    pub time_control: Option<&'a str>,
+    pub termination: Option<&'a str>,
+}
+
+/// Whether a record is a platform's own export: it has a `UTCDate` tag, a
+/// `Site` that is an address (`https://lichess.org/abcd1234`), or the
+/// `TimeControl` and `Termination` tags the platforms write and compilers
+/// of master databases do not (none of pgnmentor's 61,515 records of online
+/// games has either).
+pub fn is_export(tags: &Tags) -> bool {
     // A date of question marks is no date.
-    utc_date.is_some_and(|d| d.bytes().any(|b| b.is_ascii_digit()))
-        || site.is_some_and(|s| s.contains("://"))
+    let said = |t: Option<&str>| t.is_some_and(|d| d.bytes().any(|b| b.is_ascii_alphanumeric()));
+    tags.utc_date
+        .is_some_and(|d| d.bytes().any(|b| b.is_ascii_digit()))
+        || tags.site.is_some_and(|s| s.contains("://"))
+        || said(tags.time_control) && said(tags.termination)
 }
 
 /// Whether a rating is plausible for its system in its year: the system
@@ -142,11 +157,12 @@ mod tests {
     #[test]
     fn a_compilers_record_of_an_online_game_carries_elo() {
         // TWIC and pgnmentor: "Titled Tuesday", Site "chess.com INT".
+        let tags = Tags {
+            site: Some("chess.com INT"),
+            ..Tags::default()
+        };
         assert_eq!(
-            decide(
-                site("chess.com INT"),
-                is_export(None, Some("chess.com INT"))
-            ),
+            decide(site("chess.com INT"), is_export(&tags)),
             (Ratings::Elo, RatingsEvidence::CompiledRecord)
         );
     }
@@ -154,15 +170,21 @@ mod tests {
     #[test]
     fn a_platforms_export_carries_the_platforms_ratings() {
         let lichess = "https://lichess.org/abcd1234";
+        let url = Tags {
+            site: Some(lichess),
+            ..Tags::default()
+        };
         assert_eq!(
-            decide(site(lichess), is_export(None, Some(lichess))),
+            decide(site(lichess), is_export(&url)),
             (Ratings::Lichess, RatingsEvidence::PlatformExport)
         );
+        let dated = Tags {
+            site: Some("Chess.com"),
+            utc_date: Some("2024.01.02"),
+            ..Tags::default()
+        };
         assert_eq!(
-            decide(
-                site("Chess.com"),
-                is_export(Some("2024.01.02"), Some("Chess.com"))
-            ),
+            decide(site("Chess.com"), is_export(&dated)),
             (Ratings::ChessCom, RatingsEvidence::PlatformExport)
         );
         assert_eq!(
@@ -172,11 +194,37 @@ mod tests {
     }
 
     #[test]
+    fn an_older_chess_com_export_without_utc_date_is_still_an_export() {
+        // chess.com's exports of 2014-2015 (../shared/data/misc/chesscom-sample):
+        // no UTCDate, but the platform's TimeControl and Termination.
+        let tags = Tags {
+            site: Some("Chess.com"),
+            time_control: Some("900+10"),
+            termination: Some("egor_tensin won by resignation"),
+            ..Tags::default()
+        };
+        assert_eq!(
+            decide(site("Chess.com"), is_export(&tags)),
+            (Ratings::ChessCom, RatingsEvidence::PlatformExport)
+        );
+    }
+
+    #[test]
     fn a_venue_or_no_site_is_elo() {
         assert_eq!(decide(site("Wijk aan Zee NED"), false).0, Ratings::Elo);
         assert_eq!(decide(SiteSays::of(None), true).0, Ratings::Elo);
-        assert!(!is_export(Some("????.??.??"), Some("Moscow")));
-        assert!(!is_export(Some("?"), None));
+        let undated = Tags {
+            site: Some("Moscow"),
+            utc_date: Some("????.??.??"),
+            ..Tags::default()
+        };
+        assert!(!is_export(&undated));
+        // A time control alone (a broadcast's) is no export.
+        let timed = Tags {
+            time_control: Some("40/7200:3600"),
+            ..Tags::default()
+        };
+        assert!(!is_export(&timed));
     }
 
     #[test]

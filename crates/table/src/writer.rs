@@ -218,7 +218,12 @@ impl TableBuilder {
         self.speed_by.append_value(format.speed_by.as_str());
         let rated = g.white_elo.is_some() || g.black_elo.is_some();
         let ratings = rated.then(|| {
-            let export = ratings::is_export(g.text.get(Field::UtcDate), g.text.get(Field::Site));
+            let export = ratings::is_export(&ratings::Tags {
+                site: g.text.get(Field::Site),
+                utc_date: g.text.get(Field::UtcDate),
+                time_control: g.text.get(Field::TimeControl),
+                termination: g.text.get(Field::Termination),
+            });
             ratings::decide(site, export)
         });
         self.ratings.append_option(ratings.map(|(r, _)| r.as_str()));
