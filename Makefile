@@ -34,6 +34,13 @@ run: build
 	@echo "table:  $(SAMPLE_OUT)/games.parquet"
 	@echo "report: $(SAMPLE_OUT)/report.html  (open it in a browser: xdg-open $(SAMPLE_OUT)/report.html)"
 
+# The maintainer's checks (part of make test, so of CI): formatting, clippy
+# with warnings as errors, and the API docs without a broken link.
+lint:
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
+
 # System packages and the Python environment the tests need.
 setup:
 	VENV=$(VENV) scripts/setup.sh
@@ -41,8 +48,10 @@ setup:
 # Every test that needs only this repository (and, through setup, Debian's
 # chromium and a Python venv): Rust tests, the browser test of the sample
 # report and of a report on generated games, and the notebooks.
-test: build setup
+test: build setup lint
 	$(CARGO) test --workspace --all-targets
+	# --all-targets does not run the doctests.
+	$(CARGO) test --workspace --doc
 	$(REMIS_DEBUG) classify data --out $(TEST_OUT)/sample
 	$(REMIS_DEBUG) report $(TEST_OUT)/sample --out $(TEST_OUT)/sample/report.html
 	$(REMIS_DEBUG) classify tests/data/synthetic-3000.pgn.zst --out $(TEST_OUT)/synthetic
@@ -61,10 +70,6 @@ sofia-demo: build
 	@echo "remis sofia on 3,000 GENERATED games (random legal moves between invented players;"
 	@echo "the figures show the tool at work and say nothing about chess):"
 	$(REMIS_DEBUG) sofia $(SAMPLE_OUT)-generated --events tests/data/events-synthetic.toml
-
-lint:
-	$(CARGO) fmt --all -- --check
-	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 # Classify every collection in ../shared/data (absent on a user's machine).
 validate: release setup

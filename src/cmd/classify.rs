@@ -52,8 +52,8 @@ pub struct Args {
     allow_damaged: bool,
     /// Write one table per input instead of one for all: shards that many
     /// machines can write, and that can be rerun one by one. A shard keeps
-    /// the input's place: DIR/<path below the folder named>.parquet, or for
-    /// a file named itself DIR/<its key=value folders>/<name>.parquet. A
+    /// the input's place: DIR/PATH.parquet (PATH: its path below the folder named), or for
+    /// a file named itself DIR/KEY=VALUE/.../NAME.parquet (its key=value folders). A
     /// shard from another input is never replaced. `remis report DIR`
     /// reads them all.
     #[arg(long, conflicts_with = "dedup")]

@@ -9,6 +9,12 @@ use std::io::{self, Write};
 /// cannot move the cursor, set the window title, reach the clipboard (OSC
 /// 52) or start a C1 sequence on the user's terminal. The escape is also
 /// valid inside a JSON string.
+///
+/// ```
+/// use remis_core::excerpt::terminal_safe;
+/// assert_eq!(terminal_safe("Carlsen"), "Carlsen");
+/// assert_eq!(terminal_safe("evil\u{1b}]52;c;...\u{7}"), "evil\\u001b]52;c;...\\u0007");
+/// ```
 pub fn terminal_safe(text: &str) -> Cow<'_, str> {
     if !text.chars().any(unsafe_for_terminal) {
         return Cow::Borrowed(text);

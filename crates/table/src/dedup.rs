@@ -66,6 +66,13 @@ pub fn normalise_name(name: &str) -> String {
 }
 
 /// The de-duplication key of a game.
+///
+/// ```
+/// use remis_table::dedup::game_key;
+/// let key = |w: &str, b: &str| game_key(Some(w), Some(b), Some(1984), Some("1/2-1/2"), 42, 80);
+/// // Two databases' copies of one game.
+/// assert_eq!(key("Kasparov, Garry", "Karpov, Anatoly"), key("Kasparov,G", "Karpov,A"));
+/// ```
 pub fn game_key(
     white: Option<&str>,
     black: Option<&str>,

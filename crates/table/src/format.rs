@@ -295,6 +295,18 @@ impl EventPatterns {
     }
 
     /// The decision for one game's tags.
+    ///
+    /// ```
+    /// use remis_table::format::{EventPatterns, Play, PlayEvidence};
+    ///
+    /// let patterns = EventPatterns::built_in();
+    /// // "Int" is international: the venue decides.
+    /// let gausdal = patterns.decide(None, Some("Gausdal NOR"), Some("Gausdal Int"), Some(1995));
+    /// assert_eq!(gausdal.play, Some((Play::OverTheBoard, PlayEvidence::SiteVenue)));
+    /// let titled = patterns.decide(None, None, Some("Titled Tue 4th Jan Early"), Some(2022));
+    /// assert_eq!(titled.play, Some((Play::Online, PlayEvidence::EventName)));
+    /// assert_eq!(titled.speed.as_str(), "blitz");
+    /// ```
     pub fn decide(
         &self,
         time_control: Option<TimeClass>,

@@ -5,7 +5,7 @@
 //!   that ties a shard to its input);
 //! - [`parquet_input`]: games stored as Parquet rows (the lichess dataset),
 //!   read through core's [`remis_core::input::ColumnarSource`];
-//! - [`format`]: each game's play and speed, decided from its tags;
+//! - [`format`](mod@format): each game's play and speed, decided from its tags;
 //! - [`dedup`]: the same game met twice;
 //! - [`players`]: one identity per player, however the name is spelled;
 //! - [`safe_file`]: the one way remis writes a file (and opens one it

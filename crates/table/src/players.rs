@@ -85,6 +85,14 @@ fn fold(c: char) -> &'static str {
 
 /// A player's identity key: "surname initial", folded and read through
 /// the alias table. `None` for no name (empty or `?`).
+///
+/// ```
+/// use remis_table::players::player_key;
+/// assert_eq!(player_key("Kortschnoj, Viktor"), player_key("Korchnoi,V"));
+/// assert_eq!(player_key("Vachier-Lagrave, Maxime").as_deref(), Some("vachier lagrave m"));
+/// assert_ne!(player_key("Kasparov,G"), player_key("Karpov,A"));
+/// assert_eq!(player_key("?"), None);
+/// ```
 pub fn player_key(name: &str) -> Option<String> {
     let name = name.trim();
     if name.is_empty() || name == "?" {

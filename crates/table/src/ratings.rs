@@ -105,6 +105,18 @@ impl RatingsEvidence {
 
 /// The rating system of a game with ratings: its `Site` and whether the
 /// record carries a platform export's tags (see [`is_export`]).
+///
+/// ```
+/// use remis_table::format::SiteSays;
+/// use remis_table::ratings::{Ratings, Tags, decide, is_export};
+///
+/// // TWIC's record of a Titled Tuesday game: FIDE ratings.
+/// let twic = Tags { site: Some("chess.com INT"), ..Tags::default() };
+/// assert_eq!(decide(SiteSays::of(twic.site), is_export(&twic)).0, Ratings::Elo);
+/// // lichess's own export: lichess ratings.
+/// let lichess = Tags { site: Some("https://lichess.org/abcd1234"), ..Tags::default() };
+/// assert_eq!(decide(SiteSays::of(lichess.site), is_export(&lichess)).0, Ratings::Lichess);
+/// ```
 pub fn decide(site: SiteSays, export: bool) -> (Ratings, RatingsEvidence) {
     match site.platform() {
         None => (Ratings::Elo, RatingsEvidence::NoPlatform),

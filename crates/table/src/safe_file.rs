@@ -187,7 +187,7 @@ fn temporary_name(name: &OsStr, pid: u32, random: u64) -> OsString {
     OsString::from_vec(out)
 }
 
-/// The pid of a temporary file name made by [`temporary_name`] for a
+/// The pid of a temporary file name made by `temporary_name` for a
 /// target named `name`, or `None` when the file is no such name.
 pub fn temporary_pid(file: &OsStr, name: &OsStr) -> Option<u32> {
     let file = file.as_bytes();

@@ -272,6 +272,21 @@ impl GameReplayer {
     /// Replays every game of a text held in memory: frames it as the
     /// reader does a stream, then replays each game. Text that is not PGN
     /// is left out.
+    ///
+    /// ```
+    /// use remis_core::replay::GameReplayer;
+    /// use remis_core::rules::{DrawType, Ending};
+    ///
+    /// let pgn = b"[White \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]\n\n\
+    ///     1. f3 e5 2. g4 Qh4# 0-1\n\n\
+    ///     [Result \"1/2-1/2\"]\n\n1. e4 e5 1/2-1/2\n";
+    /// let games = GameReplayer::new().replay_all(pgn);
+    /// assert_eq!(games.len(), 2);
+    /// assert_eq!(games[0].ending, Ending::Checkmate);
+    /// assert_eq!(games[0].plies, 4);
+    /// // A draw with no rule in the moves and nothing else recorded.
+    /// assert_eq!(DrawType::of(games[1].ending), DrawType::Agreed);
+    /// ```
     pub fn replay_all(&mut self, pgn: &[u8]) -> Vec<GameRecord> {
         let mut framer = crate::input::Framer::new(self.limits);
         let mut text = Vec::with_capacity(pgn.len());

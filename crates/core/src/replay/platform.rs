@@ -56,6 +56,13 @@ impl Platform {
 
     /// The platform a `Site` tag names; `None` when it names none (an
     /// over-the-board venue, `?`, or nothing).
+    ///
+    /// ```
+    /// use remis_core::replay::Platform;
+    /// assert_eq!(Platform::from_site("chess.com INT"), Some(Platform::ChessCom));
+    /// assert_eq!(Platform::from_site("https://lichess.org/abcd1234"), Some(Platform::Lichess));
+    /// assert_eq!(Platform::from_site("Wijk aan Zee NED"), None);
+    /// ```
     pub fn from_site(site: &str) -> Option<Platform> {
         let lower = site.to_ascii_lowercase();
         let words: Vec<&str> = lower

@@ -38,6 +38,13 @@ impl TimeClass {
     }
 
     /// `None` when the tag is missing, `?` or `-` (no clock) or unreadable.
+    ///
+    /// ```
+    /// use remis_core::replay::TimeClass;
+    /// assert_eq!(TimeClass::from_time_control("180+2"), Some(TimeClass::Blitz));
+    /// assert_eq!(TimeClass::from_time_control("5400+30"), Some(TimeClass::Classical));
+    /// assert_eq!(TimeClass::from_time_control("-"), None);
+    /// ```
     pub fn from_time_control(tag: &str) -> Option<TimeClass> {
         let first_period = tag.trim().split(':').next()?;
         let (moves, rest) = match first_period.split_once('/') {

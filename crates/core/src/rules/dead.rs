@@ -155,6 +155,17 @@ impl SearchMemo {
 
 /// Can `color` checkmate from `pos` by any series of legal moves, as the
 /// search finds.
+///
+/// ```
+/// use remis_core::rules::{Mate, SearchOptions, can_mate};
+/// use shakmaty::{CastlingMode, Chess, Color, fen::Fen};
+///
+/// // Two knights cannot force mate, but a series of legal moves mates.
+/// let pos: Chess = "8/8/8/4k3/8/8/2NNK3/8 w - - 0 1".parse::<Fen>().unwrap()
+///     .into_position(CastlingMode::Standard).unwrap();
+/// assert_eq!(can_mate(&pos, Color::White, &SearchOptions::default()), Mate::Possible);
+/// assert_eq!(can_mate(&pos, Color::Black, &SearchOptions::default()), Mate::Impossible);
+/// ```
 pub fn can_mate(pos: &Chess, color: Color, options: &SearchOptions) -> Mate {
     let Some((board, castling_dropped)) = to_chess_board(pos) else {
         return Mate::Unknown;
@@ -194,6 +205,20 @@ pub fn can_mate(pos: &Chess, color: Color, options: &SearchOptions) -> Mate {
 /// full search; the full search runs only on frozen pawn structures (or
 /// everywhere with `options.everywhere`); elsewhere the position is taken
 /// to be alive.
+///
+/// ```
+/// use remis_core::rules::{Deadness, SearchOptions, deadness};
+/// use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+///
+/// let dead = |fen: &str| {
+///     let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
+///     deadness(&pos, pos.legal_moves().len(), &SearchOptions::default())
+/// };
+/// // King and bishop against king: no mate by any series of moves.
+/// assert_eq!(dead("8/8/8/4k3/8/8/3BK3/8 w - - 0 1"), Deadness::InsufficientMaterial);
+/// // A rook and a king can still mate.
+/// assert_eq!(dead("8/8/8/4k3/8/8/3RK3/8 w - - 0 1"), Deadness::Alive);
+/// ```
 pub fn deadness(pos: &Chess, legal_moves: usize, options: &SearchOptions) -> Deadness {
     if pos.is_insufficient_material() {
         return Deadness::InsufficientMaterial;

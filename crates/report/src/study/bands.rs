@@ -76,6 +76,14 @@ impl BandScheme {
     }
 
     /// "2500–2599", "< 1000", "≥ 3000".
+    ///
+    /// ```
+    /// use remis_report::study::{Band, BandScheme};
+    /// let bands = BandScheme::width(100);
+    /// assert_eq!(bands.label(Band::Rated(bands.index(2550))), "2500–2599");
+    /// assert_eq!(bands.label(Band::Rated(bands.index(3100))), "≥ 3000");
+    /// assert_eq!(bands.label(Band::Apart), "players apart");
+    /// ```
     pub fn label(&self, band: Band) -> String {
         let i = match band {
             Band::Rated(i) => i,

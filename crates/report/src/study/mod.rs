@@ -25,6 +25,14 @@ impl Proportion {
     }
 
     /// The 95% Wilson score interval (z = 1.959964).
+    ///
+    /// ```
+    /// use remis_report::study::Proportion;
+    /// let (lo, hi) = Proportion::new(0, 20).wilson95().unwrap();
+    /// assert_eq!(lo, 0.0);
+    /// assert!((hi - 0.161).abs() < 0.001, "0 draws in 20 games: 0–16.1%");
+    /// assert_eq!(Proportion::new(0, 0).wilson95(), None);
+    /// ```
     pub fn wilson95(&self) -> Option<(f64, f64)> {
         wilson(self.successes, self.n, 1.959_963_984_540_054)
     }
