@@ -6,21 +6,22 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV="${VENV:-.venv}"
 
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null \
+    || ! command -v pdftotext >/dev/null; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "setup: installing chromium and chromium-driver from Debian"
+    echo "setup: installing chromium, chromium-driver and poppler-utils (pdftotext) from Debian"
     # apt's chatter (debconf notes) only when it fails.
     log=$(mktemp)
     if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-        chromium chromium-driver; } >"$log" 2>&1; then
+        chromium chromium-driver poppler-utils; } >"$log" 2>&1; then
       cat "$log" >&2
       rm -f "$log"
       exit 1
     fi
     rm -f "$log"
   else
-    echo "setup: the browser test needs Debian's chromium and chromium-driver:" >&2
-    echo "       sudo apt-get install chromium chromium-driver" >&2
+    echo "setup: the browser and print tests need Debian's chromium, chromium-driver and poppler-utils:" >&2
+    echo "       sudo apt-get install chromium chromium-driver poppler-utils" >&2
     exit 1
   fi
 fi

@@ -38,11 +38,27 @@ footer { margin-top: 48px; color: var(--muted); font-size: 0.85rem; }
 .banner { background: #fff3cd; border: 2px solid #c9a227; padding: 12px 16px; margin: 16px 0; font-size: 1.05rem; }
 ul.examples { font-size: 0.9rem; }
 ul.examples code { font-size: 0.8rem; color: var(--muted); }
+.print-only { display: none; }
 @media print {
-  body { max-width: none; padding: 0; font-size: 10pt; }
-  h2 { break-after: avoid; }
-  figure, table { break-inside: avoid; }
+  body { max-width: none; padding: 0; font-size: 9pt; }
+  h2, h3 { break-after: avoid; }
+  figure, svg { break-inside: avoid; }
+  /* Every table the page's width: cells wrap, no column is cut off. */
   .wide { overflow: visible; }
+  table { table-layout: fixed; width: 100%; font-size: 7pt; }
+  th, td { overflow-wrap: anywhere; white-space: normal; padding: 1px 3px; position: static !important; }
+  code { white-space: normal; word-break: break-all; }
+  /* A SHA-256 on one line. */
+  #provenance th:last-child { width: 60%; }
+  thead { display: table-header-group; }
+  tr { break-inside: avoid; }
+  /* Collapsed sections are printed open. */
+  details::details-content { content-visibility: visible; display: block; }
+  details > summary { list-style: none; font-weight: 600; }
+  .screen-only { display: none; }
+  .print-only { display: block; }
+  .print-only table { margin-bottom: 0.6rem; }
+  p.csv { display: none; }
 }
 "#;
 
@@ -95,7 +111,13 @@ pub fn render(
     sections::draw_types(&mut h, stats, scheme, &format)?;
     sections::lengths(&mut h, info, report)?;
     sections::heatmap(&mut h, &binned, scheme, bins, &format);
-    sections::outcomes(&mut h, &report.outcomes, scheme, &report.rating_gap.systems)?;
+    sections::outcomes(
+        &mut h,
+        &report.outcomes,
+        scheme,
+        bins,
+        &report.rating_gap.systems,
+    )?;
     sections::rating_gap(&mut h, &report.rating_gap, scheme);
     sections::time_classes(&mut h, &report.time_classes, &report.format, scheme)?;
     sections::play_section(&mut h, &report.format, bins)?;

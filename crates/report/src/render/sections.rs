@@ -15,6 +15,7 @@ use crate::analysis::games::{
     self, Clocks, FormatCounts, Openings, RatingGap, RatingSystem, TimeClasses, clock_label,
     gap_label,
 };
+use crate::analysis::merge::Merge;
 use crate::analysis::outcomes::{OutcomeCounts, Outcomes};
 use crate::study::{Band, BandScheme, Proportion};
 use remis_table::schema::DrawType;
@@ -67,6 +68,7 @@ pub fn outcomes(
     h: &mut String,
     o: &Outcomes,
     scheme: &BandScheme,
+    bins: YearBins,
     systems: &BTreeMap<RatingSystem, u64>,
 ) -> anyhow::Result<()> {
     let bands: Vec<Band> = o
@@ -176,50 +178,63 @@ pub fn outcomes(
         ],
         &csv,
     ));
-    // By band and year, as a compact table of White's score.
+    // By band and year, as a compact table of White's score, with the years
+    // binned as in band × year (never more than 40 columns).
+    let mut binned: BTreeMap<(Band, i16), OutcomeCounts> = BTreeMap::new();
+    for (&(band, year), c) in &o.by_band_year {
+        binned.entry((band, bins.bin(year))).or_default().absorb(*c);
+    }
     let years: Vec<i16> = {
-        let mut y: Vec<i16> = o.by_band_year.keys().map(|&(_, y)| y).collect();
+        let mut y: Vec<i16> = binned.keys().map(|&(_, y)| y).collect();
         y.sort_unstable();
         y.dedup();
         y
     };
     if years.len() > 1 {
-        let _ = write!(
-            h,
-            "<details><summary>White's score by band and year</summary><div class=\"wide\"><table><tr><th class=\"l\">Band</th>"
-        );
-        for y in &years {
-            let _ = write!(h, "<th>{y}</th>");
-        }
-        h.push_str("</tr>");
-        for &band in o.by_band.keys() {
-            let _ = write!(
-                h,
-                "<tr><th class=\"l\">{}</th>",
-                escape(&scheme.label(band))
-            );
-            for y in &years {
-                match o.by_band_year.get(&(band, *y)) {
-                    Some(c) if c.games() > 0 => {
-                        let (s, lo, hi) = c.white_score().unwrap_or((0.0, 0.0, 0.0));
-                        let class = if c.games() < MIN_CELL_GAMES {
-                            " class=\"small\""
-                        } else {
-                            ""
-                        };
-                        let _ = write!(
-                            h,
-                            "<td{class} title=\"95% interval {lo:.3}–{hi:.3}; expected {}\">{s:.2}<br>n={}</td>",
-                            expected(c),
-                            c.games()
-                        );
-                    }
-                    _ => h.push_str("<td></td>"),
-                }
+        let table = |h: &mut String, years: &[i16]| {
+            h.push_str("<table><thead><tr><th class=\"l\">Band</th>");
+            for y in years {
+                let _ = write!(h, "<th>{}</th>", bins.label(*y));
             }
-            h.push_str("</tr>");
+            h.push_str("</tr></thead>");
+            for &band in o.by_band.keys() {
+                let _ = write!(
+                    h,
+                    "<tr><th class=\"l\">{}</th>",
+                    escape(&scheme.label(band))
+                );
+                for y in years {
+                    match binned.get(&(band, *y)) {
+                        Some(c) if c.games() > 0 => {
+                            let (s, lo, hi) = c.white_score().unwrap_or((0.0, 0.0, 0.0));
+                            let class = if c.games() < MIN_CELL_GAMES {
+                                " class=\"small\""
+                            } else {
+                                ""
+                            };
+                            let _ = write!(
+                                h,
+                                "<td{class} title=\"95% interval {lo:.3}–{hi:.3}; expected {}\">{s:.2}<br>n={}</td>",
+                                expected(c),
+                                c.games()
+                            );
+                        }
+                        _ => h.push_str("<td></td>"),
+                    }
+                }
+                h.push_str("</tr>");
+            }
+            h.push_str("</table>");
+        };
+        h.push_str(
+            "<details id=\"score-by-year\"><summary>White's score by band and year</summary><div class=\"wide screen-only\">",
+        );
+        table(h, &years);
+        h.push_str("</div><div class=\"print-only\">");
+        for part in years.chunks(PRINTED_YEAR_COLUMNS) {
+            table(h, part);
         }
-        h.push_str("</table></div></details>\n");
+        h.push_str("</div></details>\n");
     }
     h.push_str("</section>\n");
     Ok(())
@@ -1038,18 +1053,7 @@ pub fn heatmap(
     let years = stats.years();
     let bands: Vec<Band> = stats.by_band.keys().copied().collect();
     let mut csv = Vec::new();
-    let _ = write!(
-        h,
-        "<section id=\"table\">\n<h2>Band × year{}</h2>\n<p class=\"caption\">Draw rate in each cell, with the number of games; \
-         the colour deepens with the draw rate. Cells with fewer than {MIN_CELL_GAMES} games are greyed and marked “*”: \
-         their rates say little.</p>\n<div class=\"wide\"><table><tr><th class=\"l\">Band</th>",
-        escape(format)
-    );
-    for y in &years {
-        let _ = write!(h, "<th>{}</th>", bins.label(*y));
-    }
-    h.push_str("<th class=\"total\">All</th></tr>");
-    for band in bands {
+    for &band in &bands {
         for y in &years {
             if let Some(p) = stats.by_band_year.get(&(band, *y)) {
                 let mut row = vec![scheme.label(band), bins.label(*y)];
@@ -1057,35 +1061,29 @@ pub fn heatmap(
                 csv.push(row);
             }
         }
-        let _ = write!(
-            h,
-            "<tr><th class=\"l\">{}</th>",
-            escape(&scheme.label(band))
-        );
-        for y in &years {
-            match stats.by_band_year.get(&(band, *y)) {
-                None => h.push_str("<td></td>"),
-                Some(p) if p.n < MIN_CELL_GAMES => {
-                    let _ = write!(
-                        h,
-                        "<td class=\"small\" title=\"{} games\">{}*<br>n={}</td>",
-                        p.n,
-                        pct(p.rate()),
-                        p.n
-                    );
-                }
-                Some(p) => heat_cell(h, p),
-            }
-        }
-        let all = stats.by_band[&band];
-        let _ = write!(
-            h,
-            "<td class=\"total\"><strong>{}</strong><br>n={}</td></tr>",
-            pct(all.rate()),
-            all.n
-        );
     }
-    h.push_str("</table></div>\n");
+    let _ = write!(
+        h,
+        "<section id=\"table\">\n<h2>Band × year{}</h2>\n<p class=\"caption\">Draw rate in each cell, with the number of games; \
+         the colour deepens with the draw rate. Cells with fewer than {MIN_CELL_GAMES} games are greyed and marked “*”: \
+         their rates say little.</p>\n<div class=\"wide screen-only\">",
+        escape(format)
+    );
+    let table = |h: &mut String, years: &[i16], total: bool| {
+        heat_table(h, stats, scheme, bins, &bands, years, total)
+    };
+    table(h, &years, true);
+    h.push_str("</div>\n");
+    // On paper, the year columns in parts a page wide, each with the bands.
+    h.push_str("<div class=\"print-only\">");
+    let parts: Vec<&[i16]> = years.chunks(PRINTED_YEAR_COLUMNS).collect();
+    for (i, part) in parts.iter().enumerate() {
+        table(h, part, i + 1 == parts.len());
+    }
+    if parts.is_empty() {
+        table(h, &[], true);
+    }
+    h.push_str("</div>\n");
     if !stats.no_year.is_empty() {
         let n: u64 = stats.no_year.values().map(|p| p.n).sum();
         let _ = writeln!(
@@ -1100,6 +1098,63 @@ pub fn heatmap(
         &csv,
     ));
     h.push_str("</section>\n");
+}
+
+/// Year columns in one printed part of a wide table.
+pub const PRINTED_YEAR_COLUMNS: usize = 10;
+
+/// One band × year table: a row a band, a column a year of `years`, and
+/// the band's "All" column when `total`.
+fn heat_table(
+    h: &mut String,
+    stats: &DrawStats,
+    scheme: &BandScheme,
+    bins: YearBins,
+    bands: &[Band],
+    years: &[i16],
+    total: bool,
+) {
+    h.push_str("<table><thead><tr><th class=\"l\">Band</th>");
+    for y in years {
+        let _ = write!(h, "<th>{}</th>", bins.label(*y));
+    }
+    if total {
+        h.push_str("<th class=\"total\">All</th>");
+    }
+    h.push_str("</tr></thead>");
+    for &band in bands {
+        let _ = write!(
+            h,
+            "<tr><th class=\"l\">{}</th>",
+            escape(&scheme.label(band))
+        );
+        for y in years {
+            match stats.by_band_year.get(&(band, *y)) {
+                None => h.push_str("<td></td>"),
+                Some(p) if p.n < MIN_CELL_GAMES => {
+                    let _ = write!(
+                        h,
+                        "<td class=\"small\" title=\"{} games\">{}*<br>n={}</td>",
+                        p.n,
+                        pct(p.rate()),
+                        p.n
+                    );
+                }
+                Some(p) => heat_cell(h, p),
+            }
+        }
+        if total {
+            let all = stats.by_band[&band];
+            let _ = write!(
+                h,
+                "<td class=\"total\"><strong>{}</strong><br>n={}</td>",
+                pct(all.rate()),
+                all.n
+            );
+        }
+        h.push_str("</tr>");
+    }
+    h.push_str("</table>");
 }
 
 pub fn coverage(h: &mut String, coverage: &[(String, u64)], all: &DrawStats, basis: &str) {

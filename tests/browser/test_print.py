@@ -1,0 +1,83 @@
+"""The report printed: headless Debian chromium prints the report on
+generated games (REMIS_SYNTHETIC_REPORT, which has a difference-in-
+differences table and a band × year table of 18 years) to PDF on A4 and on
+Letter paper, and pdftotext reads the PDF back. Every table must be there
+whole: the difference-in-differences table with all its columns, every year
+column of band × year, and the provenance's SHA-256, which sits in a section
+that is collapsed on screen."""
+
+import base64
+import re
+import subprocess
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from test_report import SYNTHETIC, open_page
+
+PAPERS = {"A4": (8.27, 11.69), "Letter": (8.5, 11.0)}
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory):
+    driver = open_page(SYNTHETIC, tmp_path_factory)
+    yield driver
+    driver.quit()
+
+
+def printed(driver, paper, tmp_path):
+    width, height = PAPERS[paper]
+    pdf = driver.execute_cdp_cmd(
+        "Page.printToPDF",
+        {"paperWidth": width, "paperHeight": height, "printBackground": True},
+    )
+    path = tmp_path / f"report-{paper}.pdf"
+    path.write_bytes(base64.b64decode(pdf["data"]))
+    out = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True)
+    # One space for any run of blanks: columns laid out side by side.
+    return re.sub(r"[ \t]+", " ", out.stdout)
+
+
+def between(text, start, end):
+    """The printed text of a section, from its heading to the next one."""
+    at = text.index(start)
+    return text[at : text.index(end, at + len(start))]
+
+
+def header_cells(driver, selector):
+    return [
+        th.get_attribute("textContent").strip()
+        for th in driver.find_elements(By.CSS_SELECTOR, selector)
+    ]
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+def test_the_printed_report_holds_every_table_whole(page, paper, tmp_path):
+    text = printed(page, paper, tmp_path)
+    flat = " ".join(text.split())
+
+    # Difference in differences: every column heading, and every series.
+    did = page.find_element(By.XPATH, "//h3[contains(., 'difference in differences')]/following-sibling::div[1]//table")
+    headings = [th.get_attribute("textContent").strip() for th in did.find_elements(By.CSS_SELECTOR, "tr:first-child th")]
+    assert len(headings) >= 8, headings
+    did_text = " ".join(between(text, "Series that changed their rules", "Editions and how much").split())
+    for heading in headings:
+        # A heading may wrap inside its cell: look for its first word.
+        assert heading.split()[0] in did_text, (paper, heading)
+    for cell in did.find_elements(By.CSS_SELECTOR, "tr td:last-child"):
+        value = cell.get_attribute("textContent").strip()
+        if value:
+            assert value in flat, (paper, "adjusted", value)
+
+    # Band × year: every year column of the table on screen, printed.
+    years = [y for y in header_cells(page, "#table .wide table tr:first-child th") if re.match(r"^\d{4}", y)]
+    assert len(years) >= 15, years
+    heat = " ".join(between(text, "Draw rate in each cell", "Wins, draws and losses").split())
+    missing = [y for y in years if y not in heat]
+    assert not missing, (paper, missing)
+
+    # The provenance's SHA-256, from a section collapsed on screen.
+    sha = page.find_element(By.CSS_SELECTOR, "#provenance td code")
+    digest = sha.get_attribute("textContent").strip()
+    assert re.fullmatch(r"[0-9a-f]{64}", digest), digest
+    assert digest in text.replace("\n", " ") or digest in flat.replace(" ", ""), (paper, "SHA-256")
