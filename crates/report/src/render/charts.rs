@@ -785,6 +785,11 @@ pub struct Line {
     pub points: Vec<Option<(f64, f64, f64)>>,
     /// Drawn dashed and without intervals (a prediction, not data).
     pub dashed: bool,
+    /// Data drawn with a dashed stroke (online series beside over-the-board
+    /// ones): told apart by style, not colour alone.
+    pub dash: bool,
+    /// The line's colour, when the chart's order does not decide it.
+    pub color: Option<RGBColor>,
 }
 
 /// Lines over categories (bands), with whiskers for the intervals; a line
@@ -816,7 +821,9 @@ pub fn lines_by_category(
         baseline(&mut chart, labels.len())?;
         let solid = lines.iter().filter(|l| !l.dashed).count();
         for (i, line) in lines.iter().enumerate() {
-            let color = if ordered && !line.dashed {
+            let color = if let Some(color) = line.color {
+                color
+            } else if ordered && !line.dashed {
                 ordered_color(i, solid)
             } else if line.dashed {
                 RGBColor(0x55, 0x55, 0x55)
@@ -839,7 +846,7 @@ pub fn lines_by_category(
             }
             let mut labelled = false;
             for run in runs {
-                let series = if line.dashed {
+                let series = if line.dashed || line.dash {
                     chart.draw_series(DashedLineSeries::new(run.clone(), 6, 4, style))
                 } else {
                     chart.draw_series(LineSeries::new(run.clone(), style))
@@ -847,13 +854,20 @@ pub fn lines_by_category(
                 .map_err(err)?;
                 if !labelled {
                     labelled = true;
-                    let dashed = line.dashed;
+                    // The legend's sample: one stroke (solid), a short one
+                    // (a prediction), or two with a gap (dashed data).
+                    let (first, second) = if line.dash {
+                        ((0, 7), (11, 18))
+                    } else if line.dashed {
+                        ((0, 6), (6, 6))
+                    } else {
+                        ((0, 18), (18, 18))
+                    };
                     series.label(line.label.clone()).legend(move |(x, y)| {
-                        if dashed {
-                            PathElement::new(vec![(x, y), (x + 6, y)], color.stroke_width(3))
-                        } else {
-                            PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
-                        }
+                        let stroke = |(a, b): (i32, i32)| {
+                            PathElement::new(vec![(a, 0), (b, 0)], color.stroke_width(3))
+                        };
+                        EmptyElement::at((x, y)) + stroke(first) + stroke(second)
                     });
                 }
                 chart

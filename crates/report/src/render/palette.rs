@@ -21,16 +21,18 @@ pub fn draw_type_color(kind: DrawType) -> RGBColor {
 }
 
 /// Colours for unordered categories (time classes, online and over the
-/// board).
+/// board): Okabe and Ito's palette, told apart under the common colour-
+/// vision deficiencies (its yellow, too pale for a line on white, replaced
+/// by grey).
 pub const CATEGORY_COLORS: [RGBColor; 8] = [
-    RGBColor(0x1b, 0x9e, 0x77),
-    RGBColor(0xd9, 0x5f, 0x02),
-    RGBColor(0x75, 0x70, 0xb3),
-    RGBColor(0xe7, 0x29, 0x8a),
-    RGBColor(0x66, 0xa6, 0x1e),
-    RGBColor(0xa6, 0x76, 0x1d),
-    RGBColor(0x1f, 0x78, 0xb4),
-    RGBColor(0x66, 0x66, 0x66),
+    RGBColor(0x00, 0x72, 0xb2),
+    RGBColor(0xe6, 0x9f, 0x00),
+    RGBColor(0x00, 0x9e, 0x73),
+    RGBColor(0xd5, 0x5e, 0x00),
+    RGBColor(0xcc, 0x79, 0xa7),
+    RGBColor(0x56, 0xb4, 0xe9),
+    RGBColor(0x00, 0x00, 0x00),
+    RGBColor(0x99, 0x99, 0x99),
 ];
 
 /// A sequential palette (viridis, light end dropped so lines stay

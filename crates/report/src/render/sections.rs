@@ -86,6 +86,8 @@ pub fn outcomes(
         label: "White's score (observed)".into(),
         points: bands.iter().map(|b| o.by_band[b].white_score()).collect(),
         dashed: false,
+        dash: false,
+        color: None,
     };
     let predicted = Line {
         label: "Expected from ratings (FIDE 8.1(b))".into(),
@@ -94,6 +96,8 @@ pub fn outcomes(
             .map(|b| o.by_band[b].expected_white_score().map(|e| (e, e, e)))
             .collect(),
         dashed: true,
+        dash: false,
+        color: None,
     };
     let svg = charts::lines_by_category(
         "chart-score",
@@ -343,6 +347,8 @@ pub fn rating_gap(h: &mut String, gap: &RatingGap, scheme: &BandScheme) {
                 .map(|bin| charts::rate_point(gap.cells.get(&(*band, bin))))
                 .collect(),
             dashed: false,
+            dash: false,
+            color: None,
         })
         .collect();
     if let Ok(svg) = charts::lines_by_category(
@@ -451,6 +457,8 @@ pub fn time_classes(
                 .map(|b| charts::rate_point(t.by_class_band.get(&(class.clone(), *b))))
                 .collect(),
             dashed: false,
+            dash: false,
+            color: None,
         })
         .collect();
     let svg = charts::lines_by_category(
@@ -827,6 +835,14 @@ pub fn play_section(
                 .map(|y| charts::rate_point(by_year.get(y)))
                 .collect(),
             dashed: false,
+            // Online apart from over the board by line style, not colour alone.
+            dash: *play == Play::Online,
+            // Where the tags do not say how it was played: grey.
+            color: Some(if *play == Play::Unknown {
+                plotters::style::RGBColor(0x99, 0x99, 0x99)
+            } else {
+                speed_color(class)
+            }),
         })
         .collect();
     let svg = charts::lines_by_category(
@@ -847,6 +863,25 @@ pub fn play_section(
          and time class; the headline table splits the totals the same way.</p>\n<figure>{svg}</figure>\n</section>\n"
     );
     Ok(())
+}
+
+/// A speed's colour in the play chart, the same online and over the board
+/// (whose lines differ by style): one colour per speed, in a fixed order.
+fn speed_color(speed: &str) -> plotters::style::RGBColor {
+    const ORDER: [&str; 7] = [
+        "classical",
+        "rapid",
+        "blitz",
+        "bullet",
+        "blindfold",
+        "simul",
+        "correspondence",
+    ];
+    let i = ORDER
+        .iter()
+        .position(|s| *s == speed)
+        .unwrap_or(ORDER.len());
+    super::palette::CATEGORY_COLORS[i % super::palette::CATEGORY_COLORS.len()]
 }
 
 /// How to read the numbers.
