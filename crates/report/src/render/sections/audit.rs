@@ -1,0 +1,149 @@
+//! Results the Laws contradict, and the coverage of every row read.
+
+use super::*;
+
+pub fn coverage(h: &mut String, coverage: &[(String, u64)], all: &DrawStats, basis: &str) {
+    let total: u64 = coverage.iter().map(|(_, n)| n).sum();
+    let _ = write!(
+        h,
+        "<section id=\"coverage\">\n<h2>Coverage</h2>\n<p class=\"caption\">Every row of the input tables, and why rows were left out of the rates. \
+         Games without both ratings are kept, in the “unrated” band, unless a minimum rating is set; so are games in no band, \
+         counted in the second table.</p>\n\
+         <table><tr><th class=\"l\">Rows</th><th>Games</th><th>Share</th></tr><tr><td class=\"l\">Read</td><td>{}</td><td>100%</td></tr>",
+        thousands(total)
+    );
+    let mut csv = Vec::new();
+    for (reason, n) in coverage {
+        csv.push(vec![reason.clone(), n.to_string()]);
+        let label = if reason == crate::analysis::table::USED {
+            "Used in the rates"
+        } else {
+            reason.as_str()
+        };
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td></tr>",
+            escape(label),
+            thousands(*n),
+            pct(Proportion::new(*n, total).rate())
+        );
+    }
+    h.push_str("</table>\n");
+    h.push_str(&csv_download("coverage.csv", &["reason", "rows"], &csv));
+    // Games used in the rates but in no rating band, by why.
+    let unbanded: Vec<(Band, u64)> = [Band::Unrated, Band::Apart, Band::Implausible]
+        .into_iter()
+        .map(|b| (b, all.by_band.get(&b).map_or(0, |p| p.n)))
+        .collect();
+    let used = all.overall().n;
+    let _ = write!(
+        h,
+        "<p class=\"caption\" id=\"unbanded\">Used games in no rating band (a game's band is {}): they count in \
+         every rate but the bands'.</p>\n<table><tr><th class=\"l\">Used games in no band</th><th>Games</th><th>Share of used</th></tr>",
+        escape(basis)
+    );
+    let mut csv = Vec::new();
+    for (band, n) in unbanded {
+        let why = match band {
+            Band::Unrated => "unrated (a rating missing)",
+            Band::Apart => "players further apart than the band definition allows",
+            _ => "a rating implausible for its system and year",
+        };
+        csv.push(vec![why.to_string(), n.to_string()]);
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td></tr>",
+            escape(why),
+            thousands(n),
+            pct(Proportion::new(n, used).rate())
+        );
+    }
+    h.push_str("</table>\n");
+    h.push_str(&csv_download("unbanded.csv", &["reason", "games"], &csv));
+    h.push_str("</section>\n");
+}
+
+/// One example game: players, event, date, result and a link to the game
+/// where the `Site` tag is one.
+pub(super) fn example_item(example: &crate::analysis::audit::Example) -> String {
+    let text = |v: &Option<String>| escape(v.as_deref().unwrap_or("?"));
+    let game = format!(
+        "{} – {}, {} {} ({})",
+        text(&example.white),
+        text(&example.black),
+        text(&example.event),
+        text(&example.date),
+        text(&example.result)
+    );
+    let link = match example.site.as_deref() {
+        Some(site) if site.starts_with("https://") || site.starts_with("http://") => {
+            format!(" <a href=\"{}\">{}</a>", escape(site), escape(site))
+        }
+        _ => format!(
+            " <span class=\"muted\">{} game {}</span>",
+            escape(&example.source),
+            example.game_no
+        ),
+    };
+    let fen = example
+        .final_fen
+        .as_deref()
+        .map(|f| format!(" <code>{}</code>", escape(f)))
+        .unwrap_or_default();
+    format!("<li>{game}{link}{fen}</li>")
+}
+
+pub fn audit_section(h: &mut String, audit: &crate::analysis::audit::Audit) {
+    let _ = write!(
+        h,
+        "<section id=\"audit\">\n<h2>Results the Laws contradict</h2>\n<p class=\"caption\">Of the {} games used, \
+         the recorded results the replay shows to be wrong under the FIDE Laws: a game ends at the first checkmate, \
+         stalemate, dead position, fivefold repetition or 75-move draw (5.1.1, 5.2, 9.6), and a flag fall loses only \
+         when the opponent could still mate by some series of legal moves (6.9, decided by search). Lichess, for one, \
+         awards wins on time without that test.</p>\n\
+         <table><tr><th class=\"l\">Contradiction</th><th>Games</th></tr>",
+        thousands(audit.games)
+    );
+    for (mismatch, finding) in &audit.mismatches {
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td></tr>",
+            escape(mismatch.label()),
+            thousands(finding.games)
+        );
+    }
+    let _ = write!(
+        h,
+        "<tr><td class=\"l\">Moves played after a dead position (5.2.2)</td><td>{}</td></tr></table>\n\
+         <p>Dead final positions: {} ({} found only by search); dead before the last move: {}. \
+         Searches that gave up (nothing concluded): {}.</p>\n",
+        thousands(audit.past_dead_position.games),
+        thousands(audit.dead_final),
+        thousands(audit.dead_by_search),
+        thousands(audit.dead_mid_game),
+        thousands(audit.search_unknown)
+    );
+    let findings = audit
+        .mismatches
+        .iter()
+        .map(|(m, f)| (m.label(), f))
+        .chain(std::iter::once((
+            "Moves played after a dead position (5.2.2)",
+            &audit.past_dead_position,
+        )));
+    for (label, finding) in findings {
+        if finding.examples.is_empty() {
+            continue;
+        }
+        let _ = write!(
+            h,
+            "<details><summary>{} — examples</summary><ul class=\"examples\">",
+            escape(label)
+        );
+        for example in &finding.examples {
+            h.push_str(&example_item(example));
+        }
+        h.push_str("</ul></details>\n");
+    }
+    h.push_str("</section>\n");
+}

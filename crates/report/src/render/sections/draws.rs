@@ -1,0 +1,407 @@
+//! The draw-rate sections: the headline, draw rate by year and by band, how
+//! the draws happened, how long drawn games lasted, band × year.
+
+use super::*;
+
+pub(super) fn band_table(h: &mut String, stats: &DrawStats, scheme: &BandScheme) {
+    h.push_str("<div class=\"wide\"><table><tr><th class=\"l\">Band</th><th>Games</th><th>Draws</th><th>Draw rate</th><th>95% interval</th></tr>");
+    for (band, p) in &stats.by_band {
+        let small = if p.n < MIN_CELL_GAMES {
+            " class=\"small\""
+        } else {
+            ""
+        };
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td{small}>{}</td><td{small}>{}</td></tr>",
+            escape(&scheme.label(*band)),
+            thousands(p.n),
+            thousands(p.successes),
+            pct(p.rate()),
+            interval(p)
+        );
+    }
+    h.push_str("</table></div>\n");
+    let rows: Vec<Vec<String>> = stats
+        .by_band
+        .iter()
+        .map(|(band, p)| {
+            let mut row = vec![scheme.label(*band)];
+            row.extend(share_cells(p));
+            row
+        })
+        .collect();
+    h.push_str(&csv_download(
+        "draw-rate-by-band.csv",
+        &share_header(&["band"]),
+        &rows,
+    ));
+    h.push_str("</section>\n");
+}
+
+pub(super) fn draw_type_table(h: &mut String, stats: &DrawStats, scheme: &BandScheme) {
+    let kinds: Vec<DrawType> = DrawType::ALL
+        .into_iter()
+        .filter(|k| stats.draw_types.get(k).copied().unwrap_or(0) > 0)
+        .collect();
+    h.push_str("<div class=\"wide\"><table><tr><th class=\"l\">Band</th><th>Draws</th>");
+    for k in &kinds {
+        let _ = write!(
+            h,
+            "<th><span class=\"swatch\" style=\"background:{}\"></span>{}</th>",
+            hex(draw_type_color(*k)),
+            escape(k.label())
+        );
+    }
+    h.push_str("</tr>");
+    let mut rows: Vec<(String, &std::collections::BTreeMap<DrawType, u64>)> = stats
+        .draw_types_by_band
+        .iter()
+        .map(|(b, m)| (scheme.label(*b), m))
+        .collect();
+    rows.push(("All bands".into(), &stats.draw_types));
+    let mut csv = Vec::new();
+    for (label, mix) in &rows {
+        for k in &kinds {
+            csv.push(vec![
+                label.clone(),
+                k.as_str().to_string(),
+                mix.get(k).copied().unwrap_or(0).to_string(),
+                mix.values().sum::<u64>().to_string(),
+            ]);
+        }
+    }
+    for (label, mix) in rows {
+        let total: u64 = mix.values().sum();
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td>",
+            escape(&label),
+            thousands(total)
+        );
+        for k in &kinds {
+            let n = mix.get(k).copied().unwrap_or(0);
+            let p = Proportion::new(n, total);
+            let _ = write!(h, "<td title=\"{} of {}\">{}</td>", n, total, pct(p.rate()));
+        }
+        h.push_str("</tr>");
+    }
+    h.push_str("</table></div>\n<p class=\"caption\">Shares of each band's draws.</p>\n");
+    h.push_str(&csv_download(
+        "draw-types-by-band.csv",
+        &["band", "draw_type", "draws_of_type", "draws"],
+        &csv,
+    ));
+    h.push_str("</section>\n");
+}
+
+pub fn heatmap(
+    h: &mut String,
+    stats: &DrawStats,
+    scheme: &BandScheme,
+    bins: YearBins,
+    format: &str,
+) {
+    let years = stats.years();
+    let bands: Vec<Band> = stats.by_band.keys().copied().collect();
+    let mut csv = Vec::new();
+    for &band in &bands {
+        for y in &years {
+            if let Some(p) = stats.by_band_year.get(&(band, *y)) {
+                let mut row = vec![scheme.label(band), bins.label(*y)];
+                row.extend(share_cells(p));
+                csv.push(row);
+            }
+        }
+    }
+    let _ = write!(
+        h,
+        "<section id=\"table\">\n<h2>Band × year{}</h2>\n<p class=\"caption\">Draw rate in each cell, with the number of games; \
+         the colour deepens with the draw rate. Cells with fewer than {MIN_CELL_GAMES} games are greyed and marked “*”: \
+         their rates say little.</p>\n<div class=\"wide screen-only\">",
+        escape(format)
+    );
+    let table = |h: &mut String, years: &[i16], total: bool| {
+        heat_table(h, stats, scheme, bins, &bands, years, total)
+    };
+    table(h, &years, true);
+    h.push_str("</div>\n");
+    // On paper, the year columns in parts a page wide, each with the bands.
+    h.push_str("<div class=\"print-only\">");
+    let parts: Vec<&[i16]> = years.chunks(PRINTED_YEAR_COLUMNS).collect();
+    for (i, part) in parts.iter().enumerate() {
+        table(h, part, i + 1 == parts.len());
+    }
+    if parts.is_empty() {
+        table(h, &[], true);
+    }
+    h.push_str("</div>\n");
+    if !stats.no_year.is_empty() {
+        let n: u64 = stats.no_year.values().map(|p| p.n).sum();
+        let _ = writeln!(
+            h,
+            "<p class=\"caption\">{} games without a year are counted in the “All” column only.</p>",
+            thousands(n)
+        );
+    }
+    h.push_str(&csv_download(
+        "draw-rate-by-band-and-year.csv",
+        &share_header(&["band", "years"]),
+        &csv,
+    ));
+    h.push_str("</section>\n");
+}
+
+/// Year columns in one printed part of a wide table.
+pub const PRINTED_YEAR_COLUMNS: usize = 10;
+
+/// One band × year table: a row a band, a column a year of `years`, and
+/// the band's "All" column when `total`.
+pub(super) fn heat_table(
+    h: &mut String,
+    stats: &DrawStats,
+    scheme: &BandScheme,
+    bins: YearBins,
+    bands: &[Band],
+    years: &[i16],
+    total: bool,
+) {
+    h.push_str("<table><thead><tr><th class=\"l\">Band</th>");
+    for y in years {
+        let _ = write!(h, "<th>{}</th>", bins.label(*y));
+    }
+    if total {
+        h.push_str("<th class=\"total\">All</th>");
+    }
+    h.push_str("</tr></thead>");
+    for &band in bands {
+        let _ = write!(
+            h,
+            "<tr><th class=\"l\">{}</th>",
+            escape(&scheme.label(band))
+        );
+        for y in years {
+            match stats.by_band_year.get(&(band, *y)) {
+                None => h.push_str("<td></td>"),
+                Some(p) if p.n < MIN_CELL_GAMES => {
+                    let _ = write!(
+                        h,
+                        "<td class=\"small\" title=\"{} games\">{}*<br>n={}</td>",
+                        p.n,
+                        pct(p.rate()),
+                        p.n
+                    );
+                }
+                Some(p) => heat_cell(h, p),
+            }
+        }
+        if total {
+            let all = stats.by_band[&band];
+            let _ = write!(
+                h,
+                "<td class=\"total\"><strong>{}</strong><br>n={}</td>",
+                pct(all.rate()),
+                all.n
+            );
+        }
+        h.push_str("</tr>");
+    }
+    h.push_str("</table>");
+}
+
+/// A heatmap cell: the rate over its count, coloured by the rate, with the
+/// interval as a tooltip.
+pub(super) fn heat_cell(h: &mut String, p: &Proportion) {
+    let rate = p.rate().unwrap_or(0.0);
+    let color = if rate > 0.45 { "#fff" } else { "inherit" };
+    let _ = write!(
+        h,
+        "<td style=\"background:{};color:{color}\" title=\"95% interval {}\">{}<br>n={}</td>",
+        hex(heat(rate)),
+        interval(p),
+        pct(p.rate()),
+        p.n
+    );
+}
+
+/// The headline: games used, decisive, drawn, the draw rate, the filters.
+pub fn headline(h: &mut String, info: &PageInfo<'_>, report: &crate::analysis::Report) {
+    let stats = &report.aggregate.all;
+    let overall = stats.overall();
+    let decisive = stats.games - stats.draws;
+    let _ = write!(
+        h,
+        "<section id=\"headline\">\n<h2>Headline</h2>\n<div class=\"headline\">\
+         <div>Games used<b>{}</b></div><div>Decisive<b>{}</b></div><div>Drawn<b>{}</b></div>\
+         <div>Draw rate<b>{}</b>95% interval {}{}</div></div>\n",
+        thousands(stats.games),
+        thousands(decisive),
+        thousands(stats.draws),
+        pct(overall.rate()),
+        interval(&overall),
+        report
+            .players
+            .by_player
+            .map_or(String::new(), |(lo, hi)| format!(
+                "<br>clustered by player {}",
+                range_percent(lo, hi)
+            ))
+    );
+    let _ = write!(h, "<p><strong>Filters:</strong> ");
+    let mut filters: Vec<String> = info.filters.to_vec();
+    filters.extend(info.year_bins.describe());
+    h.push_str(&escape(&filters.join("; ")));
+    h.push_str(". Intervals are 95% Wilson score intervals (games taken as independent; see Methods); the draw rate's second interval is clustered by player (see Players). Games that were invalid, unfinished or of an unsupported variant are not counted in any rate (see Coverage).</p>\n");
+    play_headline(h, &report.format);
+    let aggregate = &report.aggregate;
+    if !aggregate.lead_is_all {
+        let _ = writeln!(
+            h,
+            "<p id=\"lead-format\"><strong>The charts and tables below are of {} only:</strong> {} of the {} \
+             games used ({}), so that no figure mixes kinds of play or time classes. The table above and \
+             “Online and over the board” give every format; <code>--play all</code> mixes them in the charts.</p>",
+            escape(&aggregate.lead.label()),
+            thousands(aggregate.stats.games),
+            thousands(stats.games),
+            pct((stats.games > 0).then(|| aggregate.stats.games as f64 / stats.games as f64))
+        );
+    }
+    h.push_str("</section>\n");
+}
+
+/// The draw rate by year, one line per band.
+pub fn by_year(
+    h: &mut String,
+    info: &PageInfo<'_>,
+    binned: &DrawStats,
+    scheme: &BandScheme,
+    format: &str,
+) -> anyhow::Result<()> {
+    let bins = info.year_bins;
+    let years_svg =
+        charts::rate_by_year(binned, scheme, info.chart_bands, &|y| bins.bin(y), &|y| {
+            bins.short_label(y)
+        })?;
+    section(
+        h,
+        "by-year",
+        &format!("Draw rate by year{format}"),
+        &format!(
+            "One line per rating band (bands with at least 30 games; at most the eight largest), in \
+         colours ordered from the lowest band to the highest. A game's band is {basis} (--elo-basis, \
+         --max-gap). Shaded areas are 95% intervals; a year \
+         is drawn only where its band has at least 30 games. The vertical axis runs from 0 to just \
+         above the highest interval, fit to the data. Games in no band (unrated, players further apart, \
+         a rating implausible for its system and year) are not on this axis: \
+         see the band table. The band × year table below gives every number with its n. The chart and \
+         the tables after it are of one format (named in the title: over-the-board classical games \
+         where the data hold any), so that online blitz never floods a year of classical chess; \
+         “Online and over the board” has every format, and --play all mixes them here.",
+            basis = info.band_basis
+        ),
+        &years_svg,
+    );
+    h.push_str("</section>\n");
+
+    Ok(())
+}
+
+/// The draw rate by band, all years.
+pub fn by_band(
+    h: &mut String,
+    stats: &DrawStats,
+    scheme: &BandScheme,
+    basis: &str,
+    axis: &str,
+    format: &str,
+) -> anyhow::Result<()> {
+    let band_svg = charts::rate_by_band(stats, scheme, axis)?;
+    section(
+        h,
+        "by-band",
+        &format!("Draw rate by rating band, all years{format}"),
+        &format!(
+            "Each bar is the share of drawn games in a band, with its 95% interval and the number of games; \
+         the vertical axis is fit to the data from 0. A game's band is {basis} (--elo-basis, --max-gap). \
+         Games in no band (unrated, players further apart, a rating implausible for its system and year) \
+         are listed in the table, not charted."
+        ),
+        &band_svg,
+    );
+    band_table(h, stats, scheme);
+
+    Ok(())
+}
+
+/// How the draws happened, by band.
+pub fn draw_types(
+    h: &mut String,
+    stats: &DrawStats,
+    scheme: &BandScheme,
+    format: &str,
+) -> anyhow::Result<()> {
+    let mix_svg = charts::draw_mix_by_band(stats, scheme)?;
+    section(
+        h,
+        "draw-types",
+        &format!("How the draws happened{format}"),
+        "Draw types as decided from the final position and the record, following the FIDE Laws \
+         (art. 5.2, 6.9, 9.2, 9.3, 9.6): agreed draws, repetitions, the 50- and 75-move rules, stalemate, \
+         insufficient material, and timeouts against a side that cannot mate.",
+        &mix_svg,
+    );
+    draw_type_table(h, stats, scheme);
+
+    Ok(())
+}
+
+/// How long drawn games lasted, and all games beside them.
+pub fn lengths(
+    h: &mut String,
+    info: &PageInfo<'_>,
+    report: &crate::analysis::Report,
+) -> anyhow::Result<()> {
+    let stats = &report.aggregate.stats;
+    let length_svg = charts::draw_length(stats, info.short_draws)?;
+    let [first, second] = info.short_draws;
+    let (short20, agreed20) = stats.short_draws(first);
+    let (short30, agreed30) = stats.short_draws(second);
+    section(
+        h,
+        "length",
+        "How long drawn games lasted",
+        "The number of moves played in drawn games. Short agreed draws are what rules such as the \
+         “Sofia rules” (no draw offers) and minimum-move rules aim at.",
+        &length_svg,
+    );
+    let all_lengths = charts::game_lengths(&report.format, stats)?;
+    if !all_lengths.is_empty() {
+        let _ = writeln!(
+            h,
+            "<figure>{all_lengths}</figure>\n<p class=\"caption\">The length of every game used, and of the drawn \
+             ones among them: where the draws sit in the whole distribution.</p>"
+        );
+    }
+    let _ = write!(
+        h,
+        "<table><tr><th class=\"l\">Draws</th><th>≤ {first} moves</th><th>95% interval</th><th>≤ {second} moves</th><th>95% interval</th><th>n</th></tr>\
+         <tr><td class=\"l\">All draws</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\
+         <tr><td class=\"l\">Agreed draws</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr></table>\n\
+         <p class=\"caption\">Mean length of drawn games: {} moves.</p>\n</section>\n",
+        pct(short20.rate()),
+        interval(&short20),
+        pct(short30.rate()),
+        interval(&short30),
+        thousands(short20.n),
+        pct(agreed20.rate()),
+        interval(&agreed20),
+        pct(agreed30.rate()),
+        interval(&agreed30),
+        thousands(agreed20.n),
+        stats
+            .mean_draw_moves()
+            .map_or("–".into(), |m| format!("{m:.1}")),
+    );
+
+    Ok(())
+}

@@ -1,0 +1,115 @@
+//! How concentrated the games are on few players, and the identities merged.
+
+use super::*;
+
+/// Players: how concentrated the games are, and the draw rate's interval
+/// clustered by player beside the Wilson interval.
+pub fn players_section(
+    h: &mut String,
+    c: &crate::analysis::players::Concentration,
+    stats: &DrawStats,
+) {
+    h.push_str("<section id=\"players\">\n<h2>Players</h2>\n");
+    if c.players == 0 {
+        h.push_str(
+            "<p class=\"caption\">No game names its players: nothing to show.</p>\n</section>\n",
+        );
+        return;
+    }
+    let overall = stats.overall();
+    let _ = writeln!(
+        h,
+        "<p class=\"caption\">Games are not independent when the same players recur. {} named players \
+         play the {} games used; half of them have at most {} game{}, {} have one. The most frequent 1% of \
+         players hold {} of the game sides (two a game).{}</p>",
+        thousands(c.players),
+        thousands(c.games),
+        c.median_games.unwrap_or(0),
+        if c.median_games == Some(1) { "" } else { "s" },
+        thousands(c.one_game_players),
+        pct(c.top_percent_share),
+        if c.unnamed_sides > 0 {
+            format!(
+                " {} game sides name no player and belong to no one here.",
+                thousands(c.unnamed_sides)
+            )
+        } else {
+            String::new()
+        }
+    );
+    let _ = writeln!(
+        h,
+        "<table id=\"by-player\"><tr><th class=\"l\">Draw rate</th><th>Rate</th><th>95% interval</th><th class=\"l\">Interval treats as independent</th></tr>\
+         <tr><td class=\"l\">Wilson</td><td>{rate}</td><td>{}</td><td class=\"l\">games</td></tr>\
+         <tr><td class=\"l\">Clustered by player</td><td>{rate}</td><td>{}</td><td class=\"l\">groups of players ({} of them)</td></tr></table>",
+        interval(&overall),
+        c.by_player.map_or_else(
+            || format!(
+                "– (fewer than {} groups of players)",
+                crate::analysis::players::MIN_CLUSTERS
+            ),
+            |(lo, hi)| range_percent(lo, hi)
+        ),
+        thousands(c.clusters as u64),
+        rate = pct(overall.rate()),
+    );
+    h.push_str(
+        "<div class=\"wide\"><table><tr><th class=\"l\">Most frequent players</th><th>Games</th><th>Share of games</th><th>Draw rate</th><th>95% interval</th></tr>",
+    );
+    let mut csv = Vec::new();
+    for p in &c.top {
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td>{}<td>{}</td></tr>",
+            escape(&p.name),
+            thousands(p.games.n),
+            pct(Some(p.share)),
+            share_cell(&p.games),
+            interval(&p.games)
+        );
+        let mut row = vec![p.name.clone(), format!("{:.4}", p.share)];
+        row.extend(share_cells(&p.games));
+        csv.push(row);
+    }
+    h.push_str("</table></div>\n");
+    if c.merged_players > 0 {
+        let _ = write!(
+            h,
+            "<details id=\"player-merges\"><summary>One identity per player: {} players are spelled in more \
+             than one way</summary><p class=\"caption\">A player is the surname and the first initial, accents \
+             folded, hyphens read as spaces, and transliterations read through a built-in table \
+             (<code>data/player_aliases.toml</code>: Kortschnoj is Korchnoi); names without a comma (online \
+             user names) stay whole. People who share that key are kept apart by their FIDE IDs where the tags \
+             carry them, and by written-out given names that differ (“Adams, Michael” and “Adams, Mark”; \
+             “Sergei” and “Sergey” are one). Games under an initial alone go to the person with at least 90% \
+             of the key's written-out games, and otherwise stay apart under the initial. The merges among the \
+             {} most frequent players:</p><ul>",
+            thousands(c.merged_players),
+            crate::analysis::players::MERGES_LISTED
+        );
+        for (name, spellings) in &c.merges {
+            let _ = write!(
+                h,
+                "<li>{}: {}</li>",
+                escape(name),
+                escape(&spellings.join(" · "))
+            );
+        }
+        h.push_str("</ul></details>\n");
+    }
+    if c.folded_players > 0 {
+        let _ = writeln!(
+            h,
+            "<p class=\"caption\">Bounded: past {} players, the {} with the fewest games are counted \
+             together, not by name; the table and the clustered interval still cover every game.</p>",
+            thousands(crate::analysis::players::PLAYER_CAP as u64),
+            thousands(c.folded_players)
+        );
+    }
+    h.push_str(&csv_download(
+        "most-frequent-players.csv",
+        &share_header(&["player", "share_of_games"]),
+        &csv,
+    ));
+    h.push_str("</section>\n");
+}

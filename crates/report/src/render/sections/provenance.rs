@@ -1,0 +1,101 @@
+//! Methods, how to cite, provenance and the footer.
+
+use super::*;
+
+/// How to read the numbers.
+pub fn methods_section(h: &mut String) {
+    h.push_str(
+        "<section id=\"methods\">\n<h2>Methods</h2>\n\
+         <p><strong>Endings.</strong> Every game is replayed move by move (shakmaty). A game ends at the first of: \
+         checkmate, stalemate, a dead position (insufficient material, or no mate possible by any series of legal \
+         moves, found by search: art. 5.2.2), fivefold repetition or the 75-move rule (9.6). A flag fall loses only \
+         when the opponent could still mate (6.9, by search). A draw's <em>type</em> is the rule that ended it; a \
+         draw recorded with no such rule in the moves and no other cause in the record (claim, timeout) is \
+         <em>agreed</em>: “agreed” means no other cause was recorded or found, not that an offer was seen.</p>\n\
+         <p><strong>Rates.</strong> A rate is drawn games over used games, as recorded (<code>result</code>); games \
+         whose record the Laws contradict are counted as recorded and listed under “Results the Laws contradict”. \
+         A game's band is by default the players' mean rating, for games whose rating gap is at most 200 (so that a band \
+         holds games between players of its strength, not mismatches: in a collection of one player's games the \
+         lower-rated player's band would measure the gap); <code>--elo-basis min|average|both</code> and \
+         <code>--max-gap</code> choose another definition, and the charts say which is in force. A rating is left out \
+         of the bands when it is implausible for its system and year (an Elo before 1960 or outside 100–2900; a \
+         platform's rating outside its range): such games are counted in the band table as “implausible rating”. \
+         The rating system is the table's <code>ratings</code> column: a platform's own export carries its Glicko \
+         ratings, a compiler's record of an online game (TWIC, pgnmentor) FIDE's.</p>\n\
+         <p><strong>Intervals.</strong> 95% Wilson score intervals for proportions; for White's score, the Wilson \
+         interval on the score as a share of the points (a little wide when games are drawn, never of zero \
+         width). Cells with fewer than 30 games are greyed or left out of charts.</p>\n\
+         <p><strong>Independence.</strong> The intervals treat games as independent. They are not: a player's \
+         games share the player (a lichess export is a few accounts' games; a master database is one file per \
+         player), and an event's games share the event. The intervals are therefore too narrow for claims about \
+         players or events in general. Two kinds of interval allow for it. The draw rate's interval clustered by \
+         player is a cluster-robust interval for games in pairs (Fafchamps and Gubert 2007; Cameron and Miller \
+         2014): any two games that share a player, whatever the colours, may be correlated; it is never narrower \
+         than the independent-games interval (see Players). The rule study's differences resample whole event \
+         editions.</p>\n\
+         <p><strong>Online and over the board, and the time class.</strong> Decided for each game at \
+         classification from the strongest evidence in its tags, and kept in the table with the tag that decided \
+         it: play from the <code>Site</code> tag's platform, then the event's name (series known to be played over \
+         the board or online; <code>data/event_patterns.toml</code>), then a <code>Site</code> naming a place, then \
+         the date (no online play before 1992), else unknown; the time class from <code>TimeControl</code>, then \
+         the event's name, else classical. The section Played and time class shows the games by each. Chess960 \
+         and correspondence games are left out of every rate unless asked for, and counted under Coverage.</p>\n</section>\n",
+    );
+}
+
+/// A citation block for the page.
+pub fn cite_section(h: &mut String, info: &PageInfo<'_>, stats: &DrawStats) {
+    let year = info.generated.get(..4).unwrap_or("");
+    let _ = write!(
+        h,
+        "<section id=\"cite\">\n<h2>How to cite</h2>\n<pre class=\"cite\">{title}. Draw report of {games} games, \
+         made with {tool} on {date}. Inputs and their SHA-256 checksums: see Provenance.\n\n\
+         @misc{{remis-report-{year},\n  title = {{{title}}},\n  note = {{Draw report of {games} games, made with {tool}}},\n  \
+         year = {{{year}}},\n}}</pre>\n</section>\n",
+        title = escape(info.title),
+        games = thousands(stats.games),
+        tool = escape(info.generated_by),
+        date = escape(info.generated),
+    );
+}
+
+/// Where the numbers came from: the program, the command, the inputs.
+pub fn provenance_section(h: &mut String, info: &PageInfo<'_>) {
+    let _ = write!(
+        h,
+        "<section id=\"provenance\">\n<h2>Provenance</h2>\n<p>Made by {} on {} (UTC) with the command \
+         <code>{}</code>.</p>\n<p class=\"muted\" id=\"counts-from\">Counts {}.</p>\n\
+         <details><summary>Input tables ({})</summary><table><tr><th class=\"l\">Table</th><th>Bytes</th>\
+         <th class=\"l\">SHA-256</th></tr>",
+        escape(info.generated_by),
+        escape(info.generated),
+        escape(info.command),
+        escape(info.counts_from),
+        info.inputs.len()
+    );
+    for input in info.inputs {
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td><td class=\"l\"><code>{}</code></td></tr>",
+            escape(&input.name),
+            thousands(input.bytes),
+            escape(
+                input
+                    .sha256
+                    .as_deref()
+                    .unwrap_or("not computed (--no-checksums)")
+            )
+        );
+    }
+    h.push_str("</table></details>\n</section>\n");
+}
+
+/// The page's footer.
+pub fn footer(h: &mut String, info: &PageInfo<'_>) {
+    let _ = write!(
+        h,
+        "<footer>Made by {} — remis replays every game with shakmaty and classifies it by the FIDE Laws of Chess. \
+         This page needs no network and no scripts.</footer>\n</body>\n</html>\n",
+        escape(info.generated_by)
+    );
+}

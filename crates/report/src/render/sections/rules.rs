@@ -1,0 +1,311 @@
+//! The rule study (rules against short draws) and the scoring systems.
+
+use super::*;
+
+/// What the rule study's estimates mean, in words (report and `remis sofia`).
+pub const RULE_STUDY_MEANING: &str = "Event editions played under a rule against draws (no draw offers, \
+no draw offers before move N, 3-1-0 scoring, armageddon after a draw), from the sourced catalogue, against \
+editions without one; the filters above apply to both, and rapid, blitz, blindfold and simul events are left \
+out by name. Each estimate is a difference in the share of games (in percentage points): rule minus control. \
+“Raw” compares all games; “strength-adjusted” compares games of the same rating band (Mantel–Haenszel \
+weights), so that stronger fields under the rule do not pass for an effect of it. For a series that changed \
+its rules, the difference in differences is its change between editions with and without the rule, minus the \
+controls' change over the same years. Intervals are 95% percentile intervals from 1,000 bootstrap resamples \
+of event editions, because games of one edition are not independent; they are missing where a group has a \
+single edition.";
+
+/// What the rule study cannot show, in words.
+pub const RULE_STUDY_LIMITS: &str = "These are comparisons of events that chose their rules, not an \
+experiment: organisers who adopt anti-draw rules also invite fighting players, change time controls or \
+scoring at the same time, and the controls are whatever comparable events the catalogue lists. A before/after \
+change within a series can coincide with other changes (the 2008 Olympiad also moved to match points). The \
+data may be a player collection rather than complete events: then only the games of profiled players are \
+present (see the coverage of each edition), which favours strong boards in team and Swiss events.";
+
+pub(super) fn effect_cell(e: Option<&crate::analysis::rule_study::Effect>) -> String {
+    crate::render::text::effect_parts(e).map_or_else(
+        || "–".into(),
+        |(estimate, interval)| format!("{estimate} <small>{interval}</small>"),
+    )
+}
+
+/// Games and shares by regime, with the draw types among draws.
+pub fn rule_study_regimes(h: &mut String, study: &crate::analysis::rule_study::RuleStudy) {
+    use crate::analysis::rule_study::Measure;
+    use remis_table::schema::DrawType;
+    let limits = study.short_limits;
+    h.push_str("<div class=\"wide\"><table><tr><th class=\"l\">Regime</th><th>Games</th>");
+    for m in Measure::all() {
+        let _ = write!(h, "<th>{}</th>", escape(&m.label(limits)));
+    }
+    h.push_str(
+        "<th>Draw rate, interval clustered by player</th><th>Mean length of draws</th><th>Draws by agreement</th><th>Draws by repetition</th></tr>",
+    );
+    let rule = study.rule_games();
+    let rows = study
+        .regimes
+        .iter()
+        .map(|(r, g)| {
+            let clustered = study.by_player.get(r).copied().flatten();
+            (r.label().to_string(), g, clustered)
+        })
+        .chain(std::iter::once((
+            "All rule editions".to_string(),
+            &rule,
+            study.rule_by_player,
+        )));
+    for (label, g, clustered) in rows {
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td>",
+            escape(&label),
+            thousands(g.games)
+        );
+        for m in Measure::all() {
+            let p = g.share(m);
+            let _ = write!(
+                h,
+                "<td>{} <small>({})</small></td>",
+                pct(p.rate()),
+                interval(&p)
+            );
+        }
+        let mean = g.mean_draw_moves().map_or("–".into(), |(m, lo, hi)| {
+            format!("{m:.1} <small>({lo:.1}–{hi:.1})</small>")
+        });
+        let repetition = {
+            let three = g.draw_type_share(DrawType::ThreefoldRepetition);
+            let five = g.draw_type_share(DrawType::FivefoldRepetition);
+            Proportion::new(three.successes + five.successes, three.n)
+        };
+        let clustered = clustered.map_or("–".into(), |(lo, hi)| range_percent(lo, hi));
+        let _ = write!(
+            h,
+            "<td>{clustered}</td><td>{mean}</td><td>{}</td><td>{}</td></tr>",
+            pct(g.draw_type_share(DrawType::Agreed).rate()),
+            pct(repetition.rate())
+        );
+    }
+    h.push_str("</table></div>\n<p class=\"caption\">Shares of all games with 95% Wilson intervals (games taken as independent), and the draw rate's 95% interval clustered by player (games of one player may be correlated; “–” with fewer than 30 players; see Methods); the draw types are shares of the draws. Sofia rules should move draws from agreement to repetition.</p>\n");
+}
+
+/// Raw and strength-adjusted differences, rule minus control.
+pub fn rule_study_effects(h: &mut String, study: &crate::analysis::rule_study::RuleStudy) {
+    if study.effects.iter().all(|(_, raw, _)| raw.is_none()) {
+        return;
+    }
+    h.push_str("<h3>Rule editions against control editions</h3><table><tr><th class=\"l\">Share of games</th>\
+        <th>Raw difference (points)</th><th>Strength-adjusted (Mantel–Haenszel over rating bands)</th></tr>");
+    for (m, raw, adjusted) in &study.effects {
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td></tr>",
+            escape(&m.label(study.short_limits)),
+            effect_cell(raw.as_ref()),
+            effect_cell(adjusted.as_ref())
+        );
+    }
+    h.push_str("</table>\n");
+}
+
+/// Every series that changed its rules: difference in differences.
+pub fn rule_study_changes(h: &mut String, study: &crate::analysis::rule_study::RuleStudy) {
+    if study.changes.is_empty() {
+        h.push_str("<p class=\"caption\">No series in these tables has editions both with and without a rule, \
+            so there is no before/after (difference-in-differences) estimate.</p>\n");
+        return;
+    }
+    h.push_str("<h3>Series that changed their rules: difference in differences</h3>\
+        <div class=\"wide\"><table><tr><th class=\"l\">Series</th><th class=\"l\">Rule</th>\
+        <th class=\"l\">With the rule</th><th class=\"l\">Without</th><th>Editions (rule / without / controls)</th>\
+        <th class=\"l\">Share of games</th><th>Raw (points)</th><th>Strength-adjusted</th></tr>");
+    let years = |y: &[i16]| {
+        y.iter()
+            .map(|y| y.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    for c in &study.changes {
+        for (i, (m, raw, adjusted)) in c.effects.iter().enumerate() {
+            let lead = if i == 0 {
+                format!(
+                    "<td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{} / {} / {}+{}</td>",
+                    escape(&c.series),
+                    escape(&c.rules_label()),
+                    years(&c.after_years),
+                    years(&c.before_years),
+                    c.editions[0],
+                    c.editions[1],
+                    c.editions[2],
+                    c.editions[3]
+                )
+            } else {
+                "<td></td><td></td><td></td><td></td><td></td>".into()
+            };
+            let _ = write!(
+                h,
+                "<tr>{lead}<td class=\"l\">{}</td><td>{}</td><td>{}</td></tr>",
+                escape(&m.label(study.short_limits)),
+                effect_cell(Some(raw)),
+                effect_cell(adjusted.as_ref())
+            );
+        }
+    }
+    h.push_str("</table></div>\n");
+}
+
+/// How much of each edition the data hold.
+pub fn rule_study_editions(h: &mut String, study: &crate::analysis::rule_study::RuleStudy) {
+    let _ = write!(
+        h,
+        "<details><summary>Editions and how much of each the data hold ({})</summary><div class=\"wide\"><table>\
+         <tr><th class=\"l\">Series</th><th>Year</th><th class=\"l\">Regime</th><th>Games</th><th>Draw rate</th>\
+         <th>Rounds seen</th><th>Last round</th><th>Players seen</th><th>Games if complete</th><th>Share present</th></tr>",
+        study.editions.len()
+    );
+    for e in &study.editions {
+        let expected = e.expected_games();
+        let share = Proportion::new(e.total.games.min(expected), expected);
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(&e.series),
+            e.year,
+            if e.inferred {
+                format!("{} (inferred)", escape(e.regime.as_str()))
+            } else {
+                escape(e.regime.as_str())
+            },
+            thousands(e.total.games),
+            pct(e.total.draw_rate().rate()),
+            e.rounds_seen,
+            e.last_round,
+            e.players,
+            thousands(expected),
+            pct(share.rate())
+        );
+    }
+    h.push_str("</table></div><p class=\"caption\">“(inferred)”: the catalogue's source shows only that no rule \
+        against draws applied (early draws were offered, or a rule came later “for the first time”), not a statement \
+        of the rules. “Games if complete” is half the players seen times the last round: \
+        the size of a round robin of those players; for Swiss and team events, where the data hold only some \
+        players, it understates the event.</p></details>\n");
+}
+
+pub fn rule_study_section(
+    h: &mut String,
+    study: &crate::analysis::rule_study::RuleStudy,
+) -> anyhow::Result<()> {
+    h.push_str("<section id=\"rules\">\n<h2>Rules against short draws</h2>\n");
+    let _ = writeln!(
+        h,
+        "<p class=\"caption\">{}</p>",
+        escape(super::RULE_STUDY_MEANING)
+    );
+    super::rule_study_regimes(h, study);
+    let svg = charts::rule_study(study)?;
+    if !svg.is_empty() {
+        let _ = writeln!(h, "<figure>{svg}</figure>");
+    }
+    super::rule_study_effects(h, study);
+    super::rule_study_changes(h, study);
+    super::rule_study_editions(h, study);
+    let _ = writeln!(
+        h,
+        "<p class=\"caption\"><strong>What this cannot show.</strong> {}</p>",
+        escape(super::RULE_STUDY_LIMITS)
+    );
+    h.push_str("</section>\n");
+    Ok(())
+}
+
+pub fn scoring_section(h: &mut String, study: &crate::analysis::scoring::ScoringStudy) {
+    let draws: u64 = study.plus_remise_draws.values().sum();
+    h.push_str(
+        "<section id=\"scoring\">\n<h2>Scoring systems</h2>\n<p class=\"caption\">Every used game scored \
+         under classical 1-½-0, “football” 3-1-0, children’s 3-2-1 and plus-remise, where no game is drawn: \
+         the side with more material in the final position wins (queen 9, rook 5, bishop 3, knight 3, pawn 1, \
+         bishop pair 1; if equal, pawns count double; if still equal, Black wins). Standings are per Event \
+         tag and year, over the games in these tables only.</p>\n",
+    );
+    let _ = write!(
+        h,
+        "<table><tr><th class=\"l\">Plus-remise decides a draw</th><th>Draws</th><th>Share</th></tr>"
+    );
+    for ((winner, rule), n) in &study.plus_remise_draws {
+        let side = match winner.as_str() {
+            "white" => "White",
+            "black" => "Black",
+            other => other,
+        };
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{} wins: {}</td><td>{}</td><td>{}</td></tr>",
+            escape(side),
+            crate::analysis::scoring::rule_name(*rule),
+            thousands(*n),
+            pct(Proportion::new(*n, draws).rate())
+        );
+    }
+    let _ = write!(
+        h,
+        "</table>\n<table><tr><th class=\"l\">Against classical scoring ({} events)</th><th>Events with another winner</th><th>Places moved</th></tr>",
+        thousands(study.events)
+    );
+    for (system, change) in &study.changes {
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td></tr>",
+            escape(system.label()),
+            thousands(change.different_winner),
+            thousands(change.places_moved)
+        );
+    }
+    h.push_str("</table>\n");
+    if study.incomplete_events > 0 {
+        let _ = writeln!(
+            h,
+            "<p class=\"caption\" id=\"incomplete-events\">Not ranked: {} events whose games are not all in these \
+             tables (a player's collection holds the profiled player's games and a game or two of each opponent; an \
+             arena has players of every number of games). Standings are compared only for events in which every \
+             player's number of games is within one of the most.</p>",
+            thousands(study.incomplete_events)
+        );
+    }
+    if study.events == 0 {
+        h.push_str("<p class=\"caption\"><em>No event in these tables looks complete: the comparison of standings is not shown.</em></p>\n");
+    }
+    if study.large_events > 0 {
+        let _ = writeln!(
+            h,
+            "<p class=\"caption\" id=\"large-events\">Not ranked: {} events of more than {} games ({} games in all), \
+             such as lichess's “Rated Blitz game”, which are pools of unrelated games rather than events, and \
+             whose standings would grow with the data.</p>",
+            thousands(study.large_events),
+            thousands(crate::analysis::scoring::STANDINGS_MAX_GAMES),
+            thousands(study.large_event_games)
+        );
+    }
+    if study.changes.values().any(|c| !c.examples.is_empty()) {
+        h.push_str(
+            "<h3>Events whose winner changes</h3>\n<table><tr><th class=\"l\">System</th>\
+             <th class=\"l\">Event</th><th class=\"l\">Classical winner</th>\
+             <th class=\"l\">Winner under the system</th></tr>",
+        );
+        for (system, change) in &study.changes {
+            for example in change.examples.iter().take(3) {
+                let _ = write!(
+                    h,
+                    "<tr><td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td>\
+                     <td class=\"l\">{}</td></tr>",
+                    escape(system.label()),
+                    escape(&example.event_label()),
+                    escape(&crate::render::text::winners(&example.classical)),
+                    escape(&crate::render::text::winners(&example.other)),
+                );
+            }
+        }
+        h.push_str("</table>\n");
+    }
+    h.push_str("</section>\n");
+}
