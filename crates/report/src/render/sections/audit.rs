@@ -147,3 +147,45 @@ pub fn audit_section(h: &mut String, audit: &crate::analysis::audit::Audit) {
     }
     h.push_str("</section>\n");
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::table::CubeRow;
+
+    #[test]
+    fn coverage_counts_the_used_games_in_no_band() {
+        let row = |band, games| CubeRow {
+            band,
+            year: Some(2000),
+            is_draw: false,
+            draw_type: None,
+            moves: None,
+            games,
+        };
+        let all = DrawStats::from_cube(&[
+            row(Band::Rated(25), 60),
+            row(Band::Unrated, 7),
+            row(Band::Apart, 30),
+            row(Band::Implausible, 3),
+        ]);
+        let mut h = String::new();
+        coverage(
+            &mut h,
+            &[("used".to_string(), 100), ("invalid game".to_string(), 2)],
+            &all,
+            "the mean",
+        );
+        let unbanded = &h[h.find("id=\"unbanded\"").unwrap()..];
+        for (why, n) in [
+            ("unrated", "7"),
+            ("further apart", "30"),
+            ("implausible", "3"),
+        ] {
+            let at = unbanded.find(why).unwrap_or_else(|| panic!("{why}"));
+            let cells = &unbanded[at..];
+            assert!(cells.contains(&format!("<td>{n}</td>")), "{why}");
+        }
+        assert!(h.contains("invalid game"));
+    }
+}

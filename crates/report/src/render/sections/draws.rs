@@ -405,3 +405,50 @@ pub fn lengths(
 
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::table::CubeRow;
+
+    fn stats(years: std::ops::Range<i16>, bands: &[Band]) -> DrawStats {
+        let rows: Vec<CubeRow> = years
+            .flat_map(|year| {
+                bands.iter().map(move |&band| CubeRow {
+                    band,
+                    year: Some(year),
+                    is_draw: false,
+                    draw_type: None,
+                    moves: None,
+                    games: 40,
+                })
+            })
+            .collect();
+        DrawStats::from_cube(&rows)
+    }
+
+    #[test]
+    fn band_by_year_prints_in_parts_each_with_the_band_labels() {
+        let bands = [Band::Rated(24), Band::Rated(25), Band::Unrated];
+        let s = stats(1990..2015, &bands);
+        let scheme = BandScheme::width(100);
+        let mut h = String::new();
+        heatmap(&mut h, &s, &scheme, YearBins::NONE, "");
+        let print = &h[h.find("class=\"print-only\"").unwrap()..];
+        let print = &print[..print.find("</div>").unwrap()];
+        // 25 years: parts of 10, 10 and 5 years.
+        assert_eq!(print.matches("<table>").count(), 3);
+        for band in bands {
+            assert_eq!(print.matches(&scheme.label(band)).count(), 3, "{band:?}");
+        }
+        for year in 1990..2015 {
+            assert_eq!(print.matches(&format!("<th>{year}</th>")).count(), 1);
+        }
+        // The bands' totals once, in the last part.
+        assert_eq!(print.matches("class=\"total\">All").count(), 1);
+        assert!(print.rfind("All").unwrap() > print.find("<th>2010</th>").unwrap());
+        // On screen, one table with every year.
+        let screen = &h[h.find("screen-only").unwrap()..h.find("print-only").unwrap()];
+        assert_eq!(screen.matches("<table>").count(), 1);
+    }
+}

@@ -99,3 +99,45 @@ pub fn footer(h: &mut String, info: &PageInfo<'_>) {
         escape(info.generated_by)
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn provenance_lists_every_input_with_its_checksum() {
+        let inputs = [
+            InputInfo {
+                name: "a/games.parquet".into(),
+                bytes: 1234,
+                sha256: Some("ab".repeat(32)),
+            },
+            InputInfo {
+                name: "b <x>.parquet".into(),
+                bytes: 5,
+                sha256: None,
+            },
+        ];
+        let info = PageInfo {
+            title: "t",
+            inputs: &inputs,
+            filters: &[],
+            generated_by: "remis test",
+            command: "remis report a b",
+            generated: "2026-11-25 12:00",
+            counts_from: "from the rows",
+            year_bins: YearBins::NONE,
+            short_draws: [20, 30],
+            chart_bands: 8,
+            band_basis: "",
+            band_axis: "",
+        };
+        let mut h = String::new();
+        provenance_section(&mut h, &info);
+        assert!(h.contains(&"ab".repeat(32)));
+        assert!(h.contains("<td>1\u{202f}234</td>"), "{h}");
+        assert!(h.contains("b &lt;x&gt;.parquet"), "names are escaped");
+        assert!(h.contains("not computed"));
+        assert!(h.contains("<code>remis report a b</code>"));
+    }
+}
