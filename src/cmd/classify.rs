@@ -256,6 +256,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         args.threads
     };
     let options = pipeline::Options {
+        run: Some(remis_table::writer::RunInfo {
+            commit: super::COMMIT.to_string(),
+            command: super::command_line(),
+        }),
         threads,
         chunk_bytes: args.chunk_bytes.max(1),
         dedup: args.dedup,

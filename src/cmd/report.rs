@@ -59,17 +59,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .map(|p| input_info(p, !args.no_checksums))
         .collect::<Result<Vec<_>>>()?;
     let year_bins = year_bins(&args.year_bins, &report.aggregate.stats.years())?;
-    let command = std::env::args_os()
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect::<Vec<_>>()
-        .join(" ");
+    let command = super::command_line();
     let generated = utc_now();
     let page = html::render(
         &html::PageInfo {
             title: &args.title,
             inputs: &inputs,
             filters: &filters.describe(),
-            generated_by: concat!("remis ", env!("CARGO_PKG_VERSION")),
+            generated_by: &super::version(),
             command: &command,
             generated: &generated,
             year_bins,
@@ -78,6 +75,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
             chart_bands: args.chart_bands,
             band_basis: &filters.basis_words(),
             band_axis: &filters.basis_axis(),
+            settings: html::Settings {
+                patterns: settings.patterns.source_hash(),
+                catalogue: args
+                    .events
+                    .as_ref()
+                    .map(|_| settings.catalogue.source_hash()),
+                aliases: remis_table::players::aliases_hash(),
+                seed: analysis::rule_study::SEED,
+            },
         },
         &report,
         &filters.bands,
@@ -133,10 +139,21 @@ fn input_info(path: &std::path::Path, checksum: bool) -> Result<html::InputInfo>
                 .collect())
         })
         .transpose()?;
+    // How the table was made, from its manifest (tables of other tools or
+    // of an older remis have none, or no run).
+    let made_by = remis_table::writer::Manifest::read(path)
+        .ok()
+        .flatten()
+        .map(|m| html::TableOrigin {
+            remis: m.remis,
+            run: m.run.map(|r| (r.commit, r.command)),
+            sources: m.inputs.into_iter().map(|i| (i.path, i.bytes)).collect(),
+        });
     Ok(html::InputInfo {
         name: path.display().to_string(),
         bytes,
         sha256,
+        made_by,
     })
 }
 

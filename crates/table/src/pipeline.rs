@@ -47,6 +47,8 @@ pub struct Options {
     pub resolver: SanResolver,
     /// The event-name patterns that decide play and speed with the tags.
     pub patterns: Arc<EventPatterns>,
+    /// The run, recorded in the table's manifest.
+    pub run: Option<crate::writer::RunInfo>,
 }
 
 impl Default for Options {
@@ -59,6 +61,7 @@ impl Default for Options {
             search: SearchOptions::default(),
             resolver: SanResolver::default(),
             patterns: EventPatterns::built_in(),
+            run: None,
         }
     }
 }
@@ -130,7 +133,11 @@ pub fn classify(
         Input::Stdin => InputStamp::stdin(),
     };
     let stamps: Vec<InputStamp> = inputs.iter().map(stamp).collect();
-    let mut sink = ParquetSink::create(out, &Manifest::new(stamps.clone()))?;
+    let manifest = Manifest {
+        run: options.run.clone(),
+        ..Manifest::new(stamps.clone())
+    };
+    let mut sink = ParquetSink::create(out, &manifest)?;
     let bytes_read = Arc::new(AtomicU64::new(0));
     let (chunk_tx, chunk_rx) = mpsc::sync_channel::<input::Chunk>(threads * 8);
     let (done_tx, done_rx) = mpsc::sync_channel::<Replayed>(threads * 4);

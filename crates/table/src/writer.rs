@@ -585,6 +585,19 @@ pub const MANIFEST_KEY: &str = "remis.manifest";
 pub struct Manifest {
     pub remis: String,
     pub inputs: Vec<InputStamp>,
+    /// The run that wrote the table, for the report's provenance: remis's
+    /// commit and the command line (absent in tables of older remis).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<RunInfo>,
+}
+
+/// The run that wrote a table.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RunInfo {
+    /// The commit remis was built from (empty outside a git checkout).
+    pub commit: String,
+    /// The command line, as typed.
+    pub command: String,
 }
 
 /// One input: its path (canonical where it exists), size, modification
@@ -651,6 +664,7 @@ impl Manifest {
         Manifest {
             remis: env!("CARGO_PKG_VERSION").to_string(),
             inputs,
+            run: None,
         }
     }
 

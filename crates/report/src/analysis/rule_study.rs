@@ -233,7 +233,7 @@ impl RuleStudy {
 /// Bootstrap replicates for every interval; seeded, so a study always
 /// gives the same numbers.
 pub const BOOTSTRAP_REPLICATES: usize = 1000;
-const SEED: u64 = 2005; // the year of the first Sofia rules
+pub const SEED: u64 = 2005; // the year of the first Sofia rules
 
 /// An event, site and year.
 type EventKey = (String, Option<String>, i16);

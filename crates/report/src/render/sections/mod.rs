@@ -26,6 +26,27 @@ pub struct InputInfo {
     pub bytes: u64,
     /// Its SHA-256, unless checksums were not asked for.
     pub sha256: Option<String>,
+    /// How it was made, from its manifest; `None` for a table without one.
+    pub made_by: Option<TableOrigin>,
+}
+
+/// How an input table was made: the remis that wrote it, the run (commit
+/// and command line) when recorded, and the sources it read (path, bytes).
+pub struct TableOrigin {
+    pub remis: String,
+    pub run: Option<(String, String)>,
+    pub sources: Vec<(String, Option<u64>)>,
+}
+
+/// The settings the counts depend on, for the provenance: the checksums of
+/// the event patterns, the catalogue and the player aliases in force, and
+/// the rule study's bootstrap seed.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    pub patterns: u64,
+    pub catalogue: Option<u64>,
+    pub aliases: u64,
+    pub seed: u64,
 }
 
 /// What the page is about, besides the numbers.
@@ -49,6 +70,7 @@ pub struct PageInfo<'a> {
     /// and in short for a chart's axis (`Filters::basis_axis`).
     pub band_basis: &'a str,
     pub band_axis: &'a str,
+    pub settings: Settings,
 }
 
 mod audit;

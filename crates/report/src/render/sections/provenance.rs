@@ -64,13 +64,27 @@ pub fn provenance_section(h: &mut String, info: &PageInfo<'_>) {
     let _ = write!(
         h,
         "<section id=\"provenance\">\n<h2>Provenance</h2>\n<p>Made by {} on {} (UTC) with the command \
-         <code>{}</code>.</p>\n<p class=\"muted\" id=\"counts-from\">Counts {}.</p>\n\
-         <details><summary>Input tables ({})</summary><table><tr><th class=\"l\">Table</th><th>Bytes</th>\
-         <th class=\"l\">SHA-256</th></tr>",
+         <code>{}</code>.</p>\n<p class=\"muted\" id=\"counts-from\">Counts {}.</p>\n",
         escape(info.generated_by),
         escape(info.generated),
         escape(info.command),
         escape(info.counts_from),
+    );
+    let s = &info.settings;
+    let _ = writeln!(
+        h,
+        "<p class=\"muted\" id=\"settings\">Settings: event patterns <code>{:016x}</code>, catalogue <code>{}</code>, \
+         player aliases <code>{:016x}</code> (FNV-1a checksums of their texts); rule-study bootstrap seed {}.</p>",
+        s.patterns,
+        s.catalogue
+            .map_or("none (no --events)".to_string(), |c| format!("{c:016x}")),
+        s.aliases,
+        s.seed
+    );
+    let _ = write!(
+        h,
+        "<details><summary>Input tables ({})</summary><table><tr><th class=\"l\">Table</th><th>Bytes</th>\
+         <th class=\"l\">SHA-256</th></tr>",
         info.inputs.len()
     );
     for input in info.inputs {
@@ -86,8 +100,49 @@ pub fn provenance_section(h: &mut String, info: &PageInfo<'_>) {
                     .unwrap_or("not computed (--no-checksums)")
             )
         );
+        let _ = write!(
+            h,
+            "<tr><td class=\"l made-by\" colspan=\"3\">{}</td></tr>",
+            origin(input.made_by.as_ref())
+        );
     }
     h.push_str("</table></details>\n</section>\n");
+}
+
+/// Sources listed per input table; the rest are counted.
+const SOURCES_LISTED: usize = 20;
+
+/// How a table was made, in words.
+fn origin(made_by: Option<&TableOrigin>) -> String {
+    let Some(o) = made_by else {
+        return "Made by: not recorded (a table without a remis manifest).".to_string();
+    };
+    let mut out = format!("Made by remis {}", escape(&o.remis));
+    match &o.run {
+        Some((commit, command)) => {
+            if !commit.is_empty() {
+                let _ = write!(out, " (commit {})", escape(commit));
+            }
+            let _ = write!(out, " with <code>{}</code>", escape(command));
+        }
+        None => out.push_str(" (its command not recorded)"),
+    }
+    let _ = write!(out, ", from {} source(s): ", o.sources.len());
+    let listed: Vec<String> = o
+        .sources
+        .iter()
+        .take(SOURCES_LISTED)
+        .map(|(path, bytes)| match bytes {
+            Some(b) => format!("{} ({} bytes)", escape(path), thousands(*b)),
+            None => escape(path),
+        })
+        .collect();
+    out.push_str(&listed.join("; "));
+    if o.sources.len() > SOURCES_LISTED {
+        let _ = write!(out, "; and {} more", o.sources.len() - SOURCES_LISTED);
+    }
+    out.push('.');
+    out
 }
 
 /// The page's footer.
@@ -111,11 +166,17 @@ mod tests {
                 name: "a/games.parquet".into(),
                 bytes: 1234,
                 sha256: Some("ab".repeat(32)),
+                made_by: Some(TableOrigin {
+                    remis: "0.1.0".into(),
+                    run: Some(("abc123".into(), "remis classify x.pgn --dedup".into())),
+                    sources: vec![("/data/x.pgn".into(), Some(99))],
+                }),
             },
             InputInfo {
                 name: "b <x>.parquet".into(),
                 bytes: 5,
                 sha256: None,
+                made_by: None,
             },
         ];
         let info = PageInfo {
@@ -131,6 +192,12 @@ mod tests {
             chart_bands: 8,
             band_basis: "",
             band_axis: "",
+            settings: Settings {
+                patterns: 0xfeed,
+                catalogue: None,
+                aliases: 1,
+                seed: 2005,
+            },
         };
         let mut h = String::new();
         provenance_section(&mut h, &info);
@@ -139,5 +206,11 @@ mod tests {
         assert!(h.contains("b &lt;x&gt;.parquet"), "names are escaped");
         assert!(h.contains("not computed"));
         assert!(h.contains("<code>remis report a b</code>"));
+        assert!(h.contains("commit abc123"));
+        assert!(h.contains("<code>remis classify x.pgn --dedup</code>"));
+        assert!(h.contains("/data/x.pgn (99 bytes)"));
+        assert!(h.contains("not recorded"));
+        assert!(h.contains("seed 2005"));
+        assert!(h.contains("000000000000feed"));
     }
 }
