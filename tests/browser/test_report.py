@@ -255,3 +255,22 @@ def test_players_and_the_interval_clustered_by_player(browser):
     assert len(top) == 11, len(top)  # the header and the ten most frequent players
     counts = [int(r.find_elements(By.TAG_NAME, "td")[1].text.replace("\u202f", "")) for r in top[1:]]
     assert counts == sorted(counts, reverse=True), counts
+
+
+def test_legends_sit_outside_the_data(synthetic):
+    # The legend box of the lead chart and of the play chart lies right of
+    # every data line: it never covers a point.
+    for chart_id in ["chart-year", "chart-play"]:
+        titles = synthetic.find_elements(By.ID, f"{chart_id}-title")
+        if not titles:
+            continue
+        svg = titles[0].find_element(By.XPATH, "..")
+        boxes = svg.find_elements(By.CSS_SELECTOR, 'rect[stroke="#BBBBBB"]')
+        assert len(boxes) == 1, chart_id
+        left = float(boxes[0].get_attribute("x"))
+        xs = [
+            float(p.split(",")[0])
+            for line in svg.find_elements(By.CSS_SELECTOR, 'polyline[stroke-width="2"]')
+            for p in line.get_attribute("points").split()
+        ]
+        assert xs and max(xs) < left, (chart_id, max(xs), left)

@@ -121,11 +121,12 @@ pub fn rate_by_year(
     );
     let labels: Vec<String> = years.iter().map(|&y| year_label(y)).collect();
     let mut svg = String::new();
+    let mut legend = Vec::new();
     {
-        let width = (160 + 52 * years.len() as u32).clamp(640, 1400);
+        let width = (160 + 52 * years.len() as u32).clamp(640, 1400) + LEGEND_ROOM;
         let root = SVGBackend::with_string(&mut svg, (width, 440)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let mut chart = category_chart(&root, &labels, top, "Year", "Draw rate")?;
+        let mut chart = legend_chart(&root, &labels, top, "Year", "Draw rate")?;
         baseline(&mut chart, labels.len())?;
         for (i, band) in bands.iter().enumerate() {
             let color = ordered_color(i, bands.len());
@@ -146,17 +147,14 @@ pub fn rate_by_year(
                 chart
                     .draw_series(std::iter::once(Polygon::new(outline, color.mix(0.12))))
                     .map_err(err)?;
-                let line = chart
+                chart
                     .draw_series(LineSeries::new(
                         run.iter().map(|p| (p.0, p.1)),
                         color.stroke_width(2),
                     ))
                     .map_err(err)?;
                 if k == 0 {
-                    line.label(short_label(scheme, *band))
-                        .legend(move |(x, y)| {
-                            PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
-                        });
+                    legend.push((short_label(scheme, *band), color, Sample::Solid));
                 }
             }
             chart
@@ -167,7 +165,7 @@ pub fn rate_by_year(
                 )
                 .map_err(err)?;
         }
-        legend_box(&mut chart)?;
+        legend_outside(&root, (width - LEGEND_ROOM) as i32, &legend)?;
         root.present().map_err(err)?;
     }
     Ok(accessible(
@@ -207,9 +205,35 @@ fn category_chart<'a, 'b>(
     x_desc: &str,
     y_desc: &str,
 ) -> Result<ShareChart<'a, 'b>> {
+    category_chart_with(area, labels, top, x_desc, y_desc, 16)
+}
+
+/// Room right of the plot for a legend outside the data.
+pub(crate) const LEGEND_ROOM: u32 = 190;
+
+/// A [`category_chart`] with room on its right for [`legend_outside`].
+fn legend_chart<'a, 'b>(
+    area: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    labels: &[String],
+    top: f64,
+    x_desc: &str,
+    y_desc: &str,
+) -> Result<ShareChart<'a, 'b>> {
+    category_chart_with(area, labels, top, x_desc, y_desc, LEGEND_ROOM)
+}
+
+fn category_chart_with<'a, 'b>(
+    area: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    labels: &[String],
+    top: f64,
+    x_desc: &str,
+    y_desc: &str,
+    right: u32,
+) -> Result<ShareChart<'a, 'b>> {
     let n = labels.len();
     let mut chart = ChartBuilder::on(area)
         .margin(16)
+        .margin_right(right)
         .x_label_area_size(44)
         .y_label_area_size(60)
         .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..top)
@@ -236,6 +260,62 @@ fn category_chart<'a, 'b>(
         .draw()
         .map_err(err)?;
     Ok(chart)
+}
+
+/// How a legend entry's sample is drawn.
+#[derive(Copy, Clone)]
+pub(crate) enum Sample {
+    Solid,
+    /// Two strokes with a gap: dashed data.
+    Dashed,
+    /// A short stroke: a prediction.
+    Short,
+}
+
+/// Draws a legend right of the plot, in the room a [`legend_chart`]
+/// leaves (`x` from the root's left): never over the data. Drawn on the
+/// root area, which does not clip it as the plotting area would.
+fn legend_outside(
+    root: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+    x: i32,
+    entries: &[(String, RGBColor, Sample)],
+) -> Result<()> {
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let row = 18;
+    let (top, left) = (20, x + 8);
+    let height = row * entries.len() as i32 + 10;
+    root.draw(&Rectangle::new(
+        [
+            (left - 6, top - 6),
+            (left + LEGEND_ROOM as i32 - 30, top + height - 6),
+        ],
+        RGBColor(0xbb, 0xbb, 0xbb).stroke_width(1),
+    ))
+    .map_err(err)?;
+    for (i, (label, color, sample)) in entries.iter().enumerate() {
+        let y = top + row * i as i32 + 6;
+        let strokes: &[(i32, i32)] = match sample {
+            Sample::Solid => &[(0, 18)],
+            Sample::Dashed => &[(0, 7), (11, 18)],
+            Sample::Short => &[(0, 6)],
+        };
+        for &(a, b) in strokes {
+            root.draw(&PathElement::new(
+                vec![(left + a, y), (left + b, y)],
+                color.stroke_width(3),
+            ))
+            .map_err(err)?;
+        }
+        root.draw(&Text::new(
+            label.clone(),
+            (left + 24, y - 7),
+            (FONT, 13).into_font().color(&BLACK),
+        ))
+        .map_err(err)?;
+    }
+    Ok(())
 }
 
 /// Draws the legend of the series labelled so far, top right.
@@ -812,12 +892,13 @@ pub fn lines_by_category(
         .flat_map(|l| l.points.iter().flatten().map(|p| p.2))
         .fold(0.0f64, f64::max);
     let top = fit_top(top);
-    let width = (160 + 72 * labels.len() as u32).clamp(560, 1700);
+    let width = (160 + 72 * labels.len() as u32).clamp(560, 1700) + LEGEND_ROOM;
     let mut svg = String::new();
+    let mut legend = Vec::new();
     {
         let root = SVGBackend::with_string(&mut svg, (width, 420)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let mut chart = category_chart(&root, labels, top, x_desc, y_desc)?;
+        let mut chart = legend_chart(&root, labels, top, x_desc, y_desc)?;
         baseline(&mut chart, labels.len())?;
         let solid = lines.iter().filter(|l| !l.dashed).count();
         for (i, line) in lines.iter().enumerate() {
@@ -844,32 +925,24 @@ pub fn lines_by_category(
             if !current.is_empty() {
                 runs.push(current);
             }
-            let mut labelled = false;
+            legend.push((
+                line.label.clone(),
+                color,
+                if line.dash {
+                    Sample::Dashed
+                } else if line.dashed {
+                    Sample::Short
+                } else {
+                    Sample::Solid
+                },
+            ));
             for run in runs {
-                let series = if line.dashed || line.dash {
+                if line.dashed || line.dash {
                     chart.draw_series(DashedLineSeries::new(run.clone(), 6, 4, style))
                 } else {
                     chart.draw_series(LineSeries::new(run.clone(), style))
                 }
                 .map_err(err)?;
-                if !labelled {
-                    labelled = true;
-                    // The legend's sample: one stroke (solid), a short one
-                    // (a prediction), or two with a gap (dashed data).
-                    let (first, second) = if line.dash {
-                        ((0, 7), (11, 18))
-                    } else if line.dashed {
-                        ((0, 6), (6, 6))
-                    } else {
-                        ((0, 18), (18, 18))
-                    };
-                    series.label(line.label.clone()).legend(move |(x, y)| {
-                        let stroke = |(a, b): (i32, i32)| {
-                            PathElement::new(vec![(a, 0), (b, 0)], color.stroke_width(3))
-                        };
-                        EmptyElement::at((x, y)) + stroke(first) + stroke(second)
-                    });
-                }
                 chart
                     .draw_series(
                         run.iter()
@@ -891,7 +964,7 @@ pub fn lines_by_category(
                 }
             }
         }
-        legend_at(&mut chart, SeriesLabelPosition::UpperLeft)?;
+        legend_outside(&root, (width - LEGEND_ROOM) as i32, &legend)?;
         root.present().map_err(err)?;
     }
     Ok(accessible(svg, id, title, desc))
