@@ -126,7 +126,7 @@ pub fn rate_by_year(
         let width = (160 + 52 * years.len() as u32).clamp(640, 1400) + LEGEND_ROOM;
         let root = SVGBackend::with_string(&mut svg, (width, 440)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let mut chart = legend_chart(&root, &labels, top, "Year", "Draw rate")?;
+        let mut chart = category_chart_with(&root, &labels, top, "Year", "Draw rate", LEGEND_ROOM)?;
         baseline(&mut chart, labels.len())?;
         for (i, band) in bands.iter().enumerate() {
             let color = ordered_color(i, bands.len());
@@ -211,17 +211,8 @@ fn category_chart<'a, 'b>(
 /// Room right of the plot for a legend outside the data.
 pub(crate) const LEGEND_ROOM: u32 = 190;
 
-/// A [`category_chart`] with room on its right for [`legend_outside`].
-fn legend_chart<'a, 'b>(
-    area: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
-    labels: &[String],
-    top: f64,
-    x_desc: &str,
-    y_desc: &str,
-) -> Result<ShareChart<'a, 'b>> {
-    category_chart_with(area, labels, top, x_desc, y_desc, LEGEND_ROOM)
-}
-
+/// A [`category_chart`] with `right` pixels right of the plot
+/// ([`LEGEND_ROOM`] for [`legend_outside`]).
 fn category_chart_with<'a, 'b>(
     area: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
     labels: &[String],
@@ -272,7 +263,7 @@ pub(crate) enum Sample {
     Short,
 }
 
-/// Draws a legend right of the plot, in the room a [`legend_chart`]
+/// Draws a legend right of the plot, in the room a [`category_chart_with`]
 /// leaves (`x` from the root's left): never over the data. Drawn on the
 /// root area, which does not clip it as the plotting area would.
 fn legend_outside(
@@ -898,7 +889,7 @@ pub fn lines_by_category(
     {
         let root = SVGBackend::with_string(&mut svg, (width, 420)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let mut chart = legend_chart(&root, labels, top, x_desc, y_desc)?;
+        let mut chart = category_chart_with(&root, labels, top, x_desc, y_desc, LEGEND_ROOM)?;
         baseline(&mut chart, labels.len())?;
         let solid = lines.iter().filter(|l| !l.dashed).count();
         for (i, line) in lines.iter().enumerate() {
