@@ -85,7 +85,6 @@ pub fn rate_by_year(
     scheme: &BandScheme,
     max_bands: usize,
     year_bin: &dyn Fn(i16) -> i16,
-    year_label: &dyn Fn(i16) -> String,
 ) -> Result<String> {
     let bands = chart_bands(stats, max_bands);
     // Only years in which some charted band has enough games to draw.
@@ -119,37 +118,58 @@ pub fn rate_by_year(
             .map(|p| p.2)
             .fold(0.0, f64::max),
     );
-    let labels: Vec<String> = years.iter().map(|&y| year_label(y)).collect();
+    // Each bin at its middle year, so that a decade takes ten years' room
+    // on the axis and a single year one.
+    let middle = |start: i16| -> f64 {
+        let end = (start..start.saturating_add(200))
+            .take_while(|&y| year_bin(y) == start)
+            .last()
+            .unwrap_or(start);
+        (f64::from(start) + f64::from(end)) / 2.0
+    };
+    let at: Vec<f64> = years.iter().map(|&y| middle(y)).collect();
     let mut svg = String::new();
     let mut legend = Vec::new();
     {
         let width = (160 + 52 * years.len() as u32).clamp(640, 1400) + LEGEND_ROOM;
         let root = SVGBackend::with_string(&mut svg, (width, 440)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let mut chart = category_chart_with(&root, &labels, top, "Year", "Draw rate", LEGEND_ROOM)?;
-        baseline(&mut chart, labels.len())?;
+        // From the first bin's first year to the last bin's last.
+        let last = at[at.len() - 1];
+        let (lo, hi) = (
+            f64::from(years[0]) - 0.5,
+            2.0 * last - f64::from(years[years.len() - 1]) + 0.5,
+        );
+        let mut chart = year_chart(&root, lo..hi, top)?;
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(lo, 0.0), (hi, 0.0)],
+                BLACK.stroke_width(1),
+            )))
+            .map_err(err)?;
         for (i, band) in bands.iter().enumerate() {
             let color = ordered_color(i, bands.len());
-            let points: Vec<(f64, f64, f64, f64)> = years
+            // (bin index, position, rate, low, high)
+            let points: Vec<(usize, f64, f64, f64, f64)> = years
                 .iter()
                 .enumerate()
-                .filter_map(|(x, &y)| point(*band, y).map(|(r, lo, hi)| (x as f64, r, lo, hi)))
+                .filter_map(|(k, &y)| point(*band, y).map(|(r, lo, hi)| (k, at[k], r, lo, hi)))
                 .collect();
             if points.is_empty() {
                 continue;
             }
-            // A year without enough games breaks the line: no line is drawn
+            // A bin without enough games breaks the line: no line is drawn
             // across years the data does not cover.
-            let runs = points.chunk_by(|a, b| b.0 - a.0 == 1.0);
+            let runs = points.chunk_by(|a, b| b.0 == a.0 + 1);
             for (k, run) in runs.enumerate() {
-                let mut outline: Vec<(f64, f64)> = run.iter().map(|p| (p.0, p.3)).collect();
-                outline.extend(run.iter().rev().map(|p| (p.0, p.2)));
+                let mut outline: Vec<(f64, f64)> = run.iter().map(|p| (p.1, p.4)).collect();
+                outline.extend(run.iter().rev().map(|p| (p.1, p.3)));
                 chart
                     .draw_series(std::iter::once(Polygon::new(outline, color.mix(0.12))))
                     .map_err(err)?;
                 chart
                     .draw_series(LineSeries::new(
-                        run.iter().map(|p| (p.0, p.1)),
+                        run.iter().map(|p| (p.1, p.2)),
                         color.stroke_width(2),
                     ))
                     .map_err(err)?;
@@ -161,7 +181,7 @@ pub fn rate_by_year(
                 .draw_series(
                     points
                         .iter()
-                        .map(|p| Circle::new((p.0, p.1), 3, color.filled())),
+                        .map(|p| Circle::new((p.1, p.2), 3, color.filled())),
                 )
                 .map_err(err)?;
         }
@@ -180,6 +200,37 @@ pub fn rate_by_year(
             percent(&top)
         ),
     ))
+}
+
+/// A chart of years (as numbers, ticks at round years) against a share from
+/// 0 to `top`, with room right of the plot for [`legend_outside`].
+fn year_chart<'a, 'b>(
+    area: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    years: std::ops::Range<f64>,
+    top: f64,
+) -> Result<ShareChart<'a, 'b>> {
+    let mut chart = ChartBuilder::on(area)
+        .margin(16)
+        .margin_right(LEGEND_ROOM)
+        .x_label_area_size(44)
+        .y_label_area_size(60)
+        .build_cartesian_2d(years, 0f64..top)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_desc("Year")
+        .y_desc("Draw rate")
+        .x_labels(12)
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&percent)
+        .label_style((FONT, 13))
+        .axis_desc_style((FONT, 14))
+        .light_line_style(RGBColor(0xf2, 0xf2, 0xf2))
+        .bold_line_style(RGBColor(0xdd, 0xdd, 0xdd))
+        .draw()
+        .map_err(err)?;
+    Ok(chart)
 }
 
 /// A visible baseline at 0 across a category chart.
@@ -978,6 +1029,32 @@ mod tests {
     }
 
     #[test]
+    fn year_bins_are_spaced_by_their_width() {
+        // Decades before 2000, single years after: the 1970s and the 1980s
+        // lie ten times as far apart as 2010 and 2011.
+        let bin = |y: i16| if y < 2000 { y - y.rem_euclid(10) } else { y };
+        let rows: Vec<CubeRow> = [1970, 1980, 2010, 2011]
+            .into_iter()
+            .flat_map(|y| [row(y, true, 30, 40), row(y, false, 40, 60)])
+            .collect();
+        let stats = DrawStats::from_cube(&rows);
+        let svg = rate_by_year(&stats, &BandScheme::width(100), 6, &bin).unwrap();
+        let mut xs: Vec<f64> = svg
+            .split("<circle")
+            .skip(1)
+            .map(|c| {
+                let cx = c.split("cx=\"").nth(1).unwrap();
+                cx[..cx.find('"').unwrap()].parse().unwrap()
+            })
+            .collect();
+        xs.sort_by(f64::total_cmp);
+        xs.dedup();
+        assert_eq!(xs.len(), 4, "{xs:?}");
+        let ratio = (xs[1] - xs[0]) / (xs[3] - xs[2]);
+        assert!((ratio - 10.0).abs() < 1.0, "{xs:?}: ratio {ratio}");
+    }
+
+    #[test]
     fn a_missing_year_breaks_the_line() {
         // 2000, 2001 and 2003 have games; 2002 has none.
         let rows: Vec<CubeRow> = [2000, 2001, 2003]
@@ -985,10 +1062,7 @@ mod tests {
             .flat_map(|y| [row(y, true, 30, 40), row(y, false, 40, 60)])
             .collect();
         let stats = DrawStats::from_cube(&rows);
-        let svg = rate_by_year(&stats, &BandScheme::width(100), 6, &|y| y, &|y| {
-            y.to_string()
-        })
-        .unwrap();
+        let svg = rate_by_year(&stats, &BandScheme::width(100), 6, &|y| y).unwrap();
         // The band's line (stroke width 2; axes and ticks are width 1, the
         // legend's width 3) is drawn as 2000–2001, then 2003 alone: no
         // polyline holds all three years.

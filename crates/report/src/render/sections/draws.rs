@@ -278,10 +278,7 @@ pub fn by_year(
     format: &str,
 ) -> anyhow::Result<()> {
     let bins = info.year_bins;
-    let years_svg =
-        charts::rate_by_year(binned, scheme, info.chart_bands, &|y| bins.bin(y), &|y| {
-            bins.short_label(y)
-        })?;
+    let years_svg = charts::rate_by_year(binned, scheme, info.chart_bands, &|y| bins.bin(y))?;
     section(
         h,
         "by-year",
