@@ -274,3 +274,31 @@ def test_legends_sit_outside_the_data(synthetic):
             for p in line.get_attribute("points").split()
         ]
         assert xs and max(xs) < left, (chart_id, max(xs), left)
+
+
+def overlapping_labels(driver):
+    """Pairs of text labels of one chart whose boxes overlap."""
+    return driver.execute_script(
+        """
+        const out = [];
+        for (const svg of document.querySelectorAll('svg')) {
+          const boxes = [...svg.querySelectorAll('text')]
+            .filter(t => t.textContent.trim())
+            .map(t => [t.textContent.trim(), t.getBoundingClientRect()]);
+          for (let i = 0; i < boxes.length; i++) {
+            for (let j = i + 1; j < boxes.length; j++) {
+              const [a, r] = boxes[i], [b, s] = boxes[j];
+              const w = Math.min(r.right, s.right) - Math.max(r.left, s.left);
+              const h = Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top);
+              if (w > 2 && h > 2) out.push([svg.id || svg.querySelector('title')?.id, a, b]);
+            }
+          }
+        }
+        return out;
+        """
+    )
+
+
+def test_no_chart_label_overlaps_another(browser, synthetic):
+    for driver in (browser, synthetic):
+        assert overlapping_labels(driver) == []

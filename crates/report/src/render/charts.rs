@@ -260,7 +260,7 @@ fn category_chart<'a, 'b>(
 }
 
 /// Room right of the plot for a legend outside the data.
-pub(crate) const LEGEND_ROOM: u32 = 190;
+pub(crate) const LEGEND_ROOM: u32 = 260;
 
 /// A [`category_chart`] with `right` pixels right of the plot
 /// ([`LEGEND_ROOM`] for [`legend_outside`]).
@@ -511,7 +511,8 @@ fn stacked_mix(
                 .any(|(_, m)| m.get(k).copied().unwrap_or(0) > 0)
         })
         .collect();
-    let width = (300 + 90 * columns.len() as u32).clamp(640, 1800);
+    // Room for a label of a band and its n under each column.
+    let width = (300 + 140 * columns.len() as u32).clamp(640, 2200);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (width, 420)).into_drawing_area();
