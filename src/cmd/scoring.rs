@@ -34,6 +34,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "events": study.events,
             "large_events_left_out": study.large_events,
             "incomplete_events_left_out": study.incomplete_events,
+            "small_events_left_out": study.small_events,
+            "crosstable_min_games": scoring::CROSSTABLE_MIN_GAMES,
             "large_event_games_left_out": study.large_event_games,
             "standings_max_games": scoring::STANDINGS_MAX_GAMES,
             "plus_remise_draws": study.plus_remise_draws.iter().map(|((winner, rule), n)| {
@@ -77,6 +79,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
             out,
             "  not ranked: {} events whose games are not all here (player collections, arenas)",
             study.incomplete_events
+        )?;
+    }
+    if study.small_events > 0 {
+        writeln!(
+            out,
+            "  not ranked: {} events too small for a crosstable (fewer than {} games, or a player with one)",
+            study.small_events,
+            scoring::CROSSTABLE_MIN_GAMES
         )?;
     }
     if study.large_events > 0 {

@@ -134,6 +134,9 @@ pub struct ScoringStudy {
     /// Events whose standings are partial (a player collection, an arena):
     /// left out, since ranking them would rank the data, not the event.
     pub incomplete_events: u64,
+    /// Events too small for a crosstable: fewer than
+    /// [`CROSSTABLE_MIN_GAMES`] games, or a player with one game.
+    pub small_events: u64,
     pub changes: BTreeMap<System, Changes>,
     /// Drawn games by plus-remise winner ("white"/"black") and rule (1-3).
     pub plus_remise_draws: BTreeMap<(String, u8), u64>,
@@ -304,6 +307,19 @@ pub fn counts(used: LazyFrame) -> Result<ScoringCounts> {
     counts_from(&event_games, &standings, &plus_remise)
 }
 
+/// The fewest games of an event whose standings are compared: a
+/// one-game "event" (520 in the master collection) or a two-game match
+/// ranks nothing.
+pub const CROSSTABLE_MIN_GAMES: u64 = 4;
+
+/// Whether an event is large enough for its standings to mean anything:
+/// [`CROSSTABLE_MIN_GAMES`] games or more, and every player with two or
+/// more.
+fn crosstable_sized(players: &[(&String, &Points)]) -> bool {
+    let sides: u64 = players.iter().map(|(_, p)| p[GAMES]).sum();
+    sides / 2 >= CROSSTABLE_MIN_GAMES && players.iter().all(|(_, p)| p[GAMES] >= 2)
+}
+
 /// An event looks complete when it has at least two players and every
 /// player's number of games is within one of the most any played: a round
 /// robin, a match or a Swiss event with every game in the data (a bye or a
@@ -332,6 +348,10 @@ pub fn scoring_study(counts: &ScoringCounts) -> ScoringStudy {
         let players: Vec<(&String, &Points)> = table.iter().collect();
         if !looks_complete(&players) {
             study.incomplete_events += 1;
+            continue;
+        }
+        if !crosstable_sized(&players) {
+            study.small_events += 1;
             continue;
         }
         study.events += 1;
@@ -378,6 +398,25 @@ pub fn scoring_study(counts: &ScoringCounts) -> ScoringStudy {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn events_of_a_game_or_two_are_not_crosstables() {
+        // One game between two players, and a two-game match: every player
+        // has "all" the event's games, but a ranking of them says nothing.
+        let df = df! {
+            "event" => ["One", "Two", "Two"],
+            "year" => [2000i16; 3],
+            "white" => ["A", "C", "D"],
+            "black" => ["B", "D", "C"],
+            "result" => ["1-0", "1-0", "1/2-1/2"],
+            "plus_remise_winner" => [None::<&str>, None, Some("white")],
+            "plus_remise_rule" => [None::<u8>, None, Some(1u8)],
+        }
+        .unwrap();
+        let study = scoring_study(&counts(df.lazy()).unwrap());
+        assert_eq!(study.events, 0);
+        assert_eq!(study.small_events, 2);
+    }
 
     #[test]
     fn plus_remise_breaks_a_tie_the_other_systems_keep() {

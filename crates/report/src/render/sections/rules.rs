@@ -272,6 +272,16 @@ pub fn scoring_section(h: &mut String, study: &crate::analysis::scoring::Scoring
             thousands(study.incomplete_events)
         );
     }
+    if study.small_events > 0 {
+        let _ = writeln!(
+            h,
+            "<p class=\"caption\" id=\"small-events\">Not ranked: {} events too small for a crosstable (fewer than {} \
+             games, or a player with one game): ranking the two players of a single game says nothing about a \
+             scoring system.</p>",
+            thousands(study.small_events),
+            crate::analysis::scoring::CROSSTABLE_MIN_GAMES
+        );
+    }
     if study.events == 0 {
         h.push_str("<p class=\"caption\"><em>No event in these tables looks complete: the comparison of standings is not shown.</em></p>\n");
     }
