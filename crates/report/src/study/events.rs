@@ -78,6 +78,25 @@ impl Regime {
         }
     }
 
+    /// What a draw recorded with no rule visible in the moves and no other
+    /// cause in the record (`draw_type` "agreed") is under this regime.
+    pub const fn agreed_means(self) -> &'static str {
+        match self {
+            Regime::Sofia => {
+                "not an agreement: no offer is allowed, so a draw with nothing in the record is one the arbiter \
+                 approved, or a repetition claimed in a way the record does not show (a claim with a written, \
+                 unplayed move; a repetition the moves recorded do not complete)"
+            }
+            Regime::MinMoves => {
+                "an agreement after the move limit, or before it a draw the arbiter approved or a claim the \
+                 record does not show"
+            }
+            Regime::None | Regime::Scoring | Regime::Armageddon => {
+                "mostly an agreement (offer and acceptance); also claims the record does not show"
+            }
+        }
+    }
+
     /// Under some rule or incentive against draws.
     pub fn restricts(self) -> bool {
         self != Regime::None

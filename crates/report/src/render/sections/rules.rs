@@ -30,6 +30,57 @@ pub(super) fn effect_cell(e: Option<&crate::analysis::rule_study::Effect>) -> St
 }
 
 /// Games and shares by regime, with the draw types among draws.
+/// How the draws of each regime happened, and what "agreed" counts under
+/// it: under a rule that forbids offers it cannot be an agreement.
+pub fn rule_study_draw_types(h: &mut String, study: &crate::analysis::rule_study::RuleStudy) {
+    use remis_table::schema::DrawType;
+    let kinds: Vec<DrawType> = DrawType::ALL
+        .into_iter()
+        .filter(|&k| {
+            study
+                .regimes
+                .iter()
+                .any(|(_, g)| g.draw_type_share(k).successes > 0)
+        })
+        .collect();
+    if kinds.is_empty() {
+        return;
+    }
+    h.push_str(
+        "<h3>Draw types under each regime</h3><div class=\"wide\"><table id=\"draw-types-by-regime\"><thead><tr>\
+         <th class=\"l\">Regime</th><th>Draws</th>",
+    );
+    for k in &kinds {
+        let _ = write!(h, "<th>{}</th>", escape(k.label()));
+    }
+    h.push_str("<th class=\"l\">What “agreed” counts here</th></tr></thead>");
+    let mut csv = Vec::new();
+    for (regime, g) in &study.regimes {
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td>",
+            escape(regime.label()),
+            thousands(g.draws)
+        );
+        let mut row = vec![regime.label().to_string(), g.draws.to_string()];
+        for &k in &kinds {
+            let p = g.draw_type_share(k);
+            let _ = write!(h, "<td>{}</td>", pct(p.rate()));
+            row.push(p.successes.to_string());
+        }
+        let _ = write!(
+            h,
+            "<td class=\"l\">{}</td></tr>",
+            escape(regime.agreed_means())
+        );
+        csv.push(row);
+    }
+    h.push_str("</table></div>\n");
+    let mut header = vec!["regime", "draws"];
+    header.extend(kinds.iter().map(|k| k.as_str()));
+    h.push_str(&csv_download("draw-types-by-regime.csv", &header, &csv));
+}
+
 pub fn rule_study_regimes(h: &mut String, study: &crate::analysis::rule_study::RuleStudy) {
     use crate::analysis::rule_study::Measure;
     use remis_table::schema::DrawType;
@@ -203,6 +254,7 @@ pub fn rule_study_section(
         escape(super::RULE_STUDY_MEANING)
     );
     super::rule_study_regimes(h, study);
+    super::rule_study_draw_types(h, study);
     let svg = charts::rule_study(study)?;
     if !svg.is_empty() {
         let _ = writeln!(h, "<figure>{svg}</figure>");
@@ -318,4 +370,47 @@ pub fn scoring_section(h: &mut String, study: &crate::analysis::scoring::Scoring
         h.push_str("</table>\n");
     }
     h.push_str("</section>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::rule_study::{GroupStats, RuleStudy};
+    use crate::study::events::Regime;
+    use remis_table::schema::DrawType;
+
+    fn draws(agreed: u64, repeated: u64) -> GroupStats {
+        let mut g = GroupStats::default();
+        g.games = 100;
+        g.draws = agreed + repeated;
+        g.agreed = agreed;
+        let at = |k: DrawType| DrawType::ALL.iter().position(|&d| d == k).unwrap();
+        g.draw_types[at(DrawType::Agreed)] = agreed;
+        g.draw_types[at(DrawType::ThreefoldRepetition)] = repeated;
+        g
+    }
+
+    #[test]
+    fn under_sofia_rules_agreed_is_said_not_to_be_an_agreement() {
+        let study = RuleStudy {
+            regimes: [
+                (Regime::None, draws(40, 10)),
+                (Regime::Sofia, draws(20, 30)),
+            ]
+            .into(),
+            ..RuleStudy::default()
+        };
+        let mut h = String::new();
+        rule_study_draw_types(&mut h, &study);
+        let sofia = &h[h.find(Regime::Sofia.label()).unwrap()..];
+        let sofia = &sofia[..sofia.find("</tr>").unwrap()];
+        assert!(
+            sofia.contains("40.0%"),
+            "agreed share of Sofia's draws: {sofia}"
+        );
+        assert!(sofia.contains("60.0%"), "repetitions: {sofia}");
+        assert!(sofia.contains("not an agreement"));
+        let none = &h[h.find(Regime::None.label()).unwrap()..];
+        assert!(!none[..none.find("</tr>").unwrap()].contains("not an agreement"));
+    }
 }
