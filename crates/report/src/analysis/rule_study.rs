@@ -200,6 +200,9 @@ pub struct RuleStudy {
     /// Rule editions (any rule) against control editions, by measure: raw
     /// and Mantel–Haenszel over rating bands.
     pub effects: Vec<(Measure, Option<Effect>, Option<Effect>)>,
+    /// The same, one rule regime at a time against the same controls
+    /// (Sofia rules apart from move limits and scoring).
+    pub effects_by_regime: RegimeEffects,
     pub changes: Vec<SeriesChange>,
     /// Games of matching events left out because the event name says rapid,
     /// blitz, blindfold or simul.
@@ -560,6 +563,9 @@ pub fn rule_study(
         })
         .collect();
     study.changes = series_changes(&study.editions, &mut rng);
+    // After the pooled estimates and the series, so that their bootstrap
+    // draws stay what they were.
+    study.effects_by_regime = effects_by_regime(&rule, &control, &mut rng);
     let players_of = |regimes: &mut dyn Iterator<Item = &Regime>| {
         let mut by_name: BTreeMap<&str, Proportion> = BTreeMap::new();
         for regime in regimes {
@@ -583,6 +589,34 @@ pub fn rule_study(
     study.rule_by_player =
         super::players::clustered(&rule_players, Proportion::new(rule.draws, rule.games)).0;
     study
+}
+
+/// Each rule regime's editions against the controls, raw and adjusted.
+type RegimeEffects = BTreeMap<Regime, Vec<(Measure, Option<Effect>, Option<Effect>)>>;
+
+fn effects_by_regime(rule: &[&Edition], control: &[&Edition], rng: &mut Rng) -> RegimeEffects {
+    let regimes: BTreeSet<Regime> = rule.iter().map(|e| e.regime).collect();
+    regimes
+        .into_iter()
+        .map(|regime| {
+            let of_regime: Vec<&Edition> = rule
+                .iter()
+                .copied()
+                .filter(|e| e.regime == regime)
+                .collect();
+            let effects = Measure::all()
+                .into_iter()
+                .map(|m| {
+                    (
+                        m,
+                        effect(&of_regime, control, m, Estimator::Raw, rng),
+                        effect(&of_regime, control, m, Estimator::MantelHaenszel, rng),
+                    )
+                })
+                .collect();
+            (regime, effects)
+        })
+        .collect()
 }
 
 #[derive(Copy, Clone)]
@@ -831,6 +865,35 @@ mod tests {
         assert!((raw - (0.58 - 0.42)).abs() < 1e-12);
         let mh = difference(&t, &c, Measure::Draws, Estimator::MantelHaenszel).unwrap();
         assert!(mh.abs() < 1e-12);
+    }
+
+    #[test]
+    fn each_regime_is_estimated_against_the_controls_on_its_own() {
+        // Sofia editions draw 30%, move-limit editions 50%, controls 40%:
+        // pooled the rules look like the controls; apart they do not.
+        let sofia = edition("A", 2010, Regime::Sofia, &[(0, 100, 30)]);
+        let limit = edition("B", 2010, Regime::MinMoves, &[(0, 100, 50)]);
+        let control = edition("C", 2010, Regime::None, &[(0, 200, 80)]);
+        let by = effects_by_regime(&[&sofia, &limit], &[&control], &mut Rng::new(1));
+        let raw = |r: Regime| {
+            by[&r]
+                .iter()
+                .find(|(m, _, _)| *m == Measure::Draws)
+                .and_then(|(_, raw, _)| *raw)
+                .unwrap()
+                .estimate
+        };
+        assert!(
+            (raw(Regime::Sofia) + 0.10).abs() < 1e-9,
+            "{}",
+            raw(Regime::Sofia)
+        );
+        assert!(
+            (raw(Regime::MinMoves) - 0.10).abs() < 1e-9,
+            "{}",
+            raw(Regime::MinMoves)
+        );
+        assert_eq!(by.len(), 2);
     }
 
     #[test]

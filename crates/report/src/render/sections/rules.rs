@@ -145,18 +145,36 @@ pub fn rule_study_effects(h: &mut String, study: &crate::analysis::rule_study::R
     if study.effects.iter().all(|(_, raw, _)| raw.is_none()) {
         return;
     }
-    h.push_str("<h3>Rule editions against control editions</h3><table><tr><th class=\"l\">Share of games</th>\
-        <th>Raw difference (points)</th><th>Strength-adjusted (Mantel–Haenszel over rating bands)</th></tr>");
-    for (m, raw, adjusted) in &study.effects {
-        let _ = write!(
-            h,
-            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td></tr>",
-            escape(&m.label(study.short_limits)),
-            effect_cell(raw.as_ref()),
-            effect_cell(adjusted.as_ref())
-        );
+    h.push_str("<h3>Rule editions against control editions</h3><table id=\"rule-effects\"><tr><th class=\"l\">Rules</th>\
+        <th class=\"l\">Share of games</th><th>Raw difference (points)</th>\
+        <th>Strength-adjusted (Mantel–Haenszel over rating bands)</th></tr>");
+    let pooled = std::iter::once(("Every rule, pooled".to_string(), &study.effects));
+    let each = study
+        .effects_by_regime
+        .iter()
+        .map(|(regime, effects)| (regime.label().to_string(), effects));
+    for (rules, effects) in pooled.chain(each) {
+        if effects.iter().all(|(_, raw, _)| raw.is_none()) {
+            continue;
+        }
+        for (i, (m, raw, adjusted)) in effects.iter().enumerate() {
+            let label = if i == 0 {
+                escape(&rules)
+            } else {
+                String::new()
+            };
+            let _ = write!(
+                h,
+                "<tr><td class=\"l\">{label}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td></tr>",
+                escape(&m.label(study.short_limits)),
+                effect_cell(raw.as_ref()),
+                effect_cell(adjusted.as_ref())
+            );
+        }
     }
-    h.push_str("</table>\n");
+    h.push_str("</table>\n<p class=\"caption\">Each rule regime apart, against the same control editions, and all \
+        rules pooled: a federation asking about Sofia rules reads the Sofia rows. Strength adjustment is by the rating \
+        band of the game (see Methods).</p>\n");
 }
 
 /// Every series that changed its rules: difference in differences.
