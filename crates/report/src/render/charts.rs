@@ -209,19 +209,43 @@ fn year_chart<'a, 'b>(
     years: std::ops::Range<f64>,
     top: f64,
 ) -> Result<ShareChart<'a, 'b>> {
+    numeric_chart(
+        area,
+        years,
+        top,
+        ("Year", "Draw rate"),
+        12,
+        LEGEND_ROOM,
+        false,
+    )
+}
+
+/// A chart of a number (whole values on the axis) against a share from 0 to
+/// `top`, its axes drawn; `right` pixels right of the plot; vertical grid
+/// lines when `x_mesh`.
+fn numeric_chart<'a, 'b>(
+    area: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    x: std::ops::Range<f64>,
+    top: f64,
+    (x_desc, y_desc): (&str, &str),
+    x_labels: usize,
+    right: u32,
+    x_mesh: bool,
+) -> Result<ShareChart<'a, 'b>> {
     let mut chart = ChartBuilder::on(area)
         .margin(16)
-        .margin_right(LEGEND_ROOM)
+        .margin_right(right)
         .x_label_area_size(44)
         .y_label_area_size(60)
-        .build_cartesian_2d(years, 0f64..top)
+        .build_cartesian_2d(x, 0f64..top)
         .map_err(err)?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_desc("Year")
-        .y_desc("Draw rate")
-        .x_labels(12)
+    let mut mesh = chart.configure_mesh();
+    if !x_mesh {
+        mesh.disable_x_mesh();
+    }
+    mesh.x_desc(x_desc)
+        .y_desc(y_desc)
+        .x_labels(x_labels)
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&percent)
         .label_style((FONT, 13))
@@ -838,25 +862,18 @@ pub fn game_lengths(format: &FormatCounts, stats: &DrawStats) -> Result<String> 
     {
         let root = SVGBackend::with_string(&mut svg, (860, 400)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let mut chart = ChartBuilder::on(&root)
-            .margin(16)
-            .x_label_area_size(44)
-            .y_label_area_size(60)
-            .build_cartesian_2d(0f64..(LAST + BIN) as f64, 0f64..top)
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .x_desc("Moves played (the last bin: 150 or more)")
-            .y_desc("Share of all games")
-            .x_labels(16)
-            .x_label_formatter(&|m| format!("{m:.0}"))
-            .y_label_formatter(&percent)
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 14))
-            .light_line_style(RGBColor(0xf2, 0xf2, 0xf2))
-            .bold_line_style(RGBColor(0xdd, 0xdd, 0xdd))
-            .draw()
-            .map_err(err)?;
+        let mut chart = numeric_chart(
+            &root,
+            0f64..(LAST + BIN) as f64,
+            top,
+            (
+                "Moves played (the last bin: 150 or more)",
+                "Share of all games",
+            ),
+            16,
+            16,
+            true,
+        )?;
         let grey = RGBColor(0xb8, 0xc4, 0xd0);
         let blue = RGBColor(0x4e, 0x79, 0xa7);
         for (i, (&a, &d)) in all.iter().zip(&drawn).enumerate() {
