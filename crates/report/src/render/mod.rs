@@ -9,3 +9,4 @@ pub mod html;
 pub mod palette;
 pub mod sections;
 pub mod text;
+pub mod views;

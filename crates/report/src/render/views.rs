@@ -1,0 +1,327 @@
+//! The views of `remis stats` as tables (text, CSV, JSON through
+//! [`Table`]), one per analysis; the binary only picks one and prints it.
+
+use std::io::Write;
+
+use super::text::{Cell, Format, Table};
+use crate::analysis::audit::Audit;
+use crate::analysis::draws::DrawStats;
+use crate::analysis::games;
+use crate::analysis::outcomes::{OutcomeCounts, Outcomes};
+use crate::study::{BandScheme, Proportion};
+
+fn share(p: &Proportion) -> [Cell; 3] {
+    let (lo, hi) = p
+        .wilson95()
+        .map_or((None, None), |(l, h)| (Some(l), Some(h)));
+    [Cell::Share(p.rate()), Cell::Share(lo), Cell::Share(hi)]
+}
+
+pub fn draws_table(stats: &DrawStats, scheme: &BandScheme, by_band: bool) -> Table {
+    let mut t = Table::new(vec![
+        "band",
+        "year",
+        "games",
+        "draws",
+        "draw_rate",
+        "ci95_low",
+        "ci95_high",
+    ]);
+    let mut row = |band: String, year: Option<i16>, p: &Proportion| {
+        let mut cells = vec![
+            Cell::Text(band),
+            Cell::Text(year.map_or("all".into(), |y| y.to_string())),
+            Cell::Count(p.n),
+            Cell::Count(p.successes),
+        ];
+        cells.extend(share(p));
+        t.push(cells);
+    };
+    for (&band, total) in &stats.by_band {
+        if !by_band {
+            for ((b, y), p) in stats
+                .by_band_year
+                .range((band, i16::MIN)..=(band, i16::MAX))
+            {
+                debug_assert_eq!(*b, band);
+                row(scheme.label(band), Some(*y), p);
+            }
+        }
+        row(scheme.label(band), None, total);
+    }
+    row("all".into(), None, &stats.overall());
+    t
+}
+
+pub fn outcomes_table(o: &Outcomes, scheme: &BandScheme, by_band: bool) -> Table {
+    let mut t = Table::new(vec![
+        "band",
+        "year",
+        "games",
+        "white_wins",
+        "draws",
+        "black_wins",
+        "white_score",
+        "ci95_low",
+        "ci95_high",
+        "expected_score",
+    ]);
+    let mut row = |band: String, year: Option<i16>, c: &OutcomeCounts| {
+        let (s, lo, hi) = c
+            .white_score()
+            .map_or((None, None, None), |(s, l, h)| (Some(s), Some(l), Some(h)));
+        t.push(vec![
+            Cell::Text(band),
+            Cell::Text(year.map_or("all".into(), |y| y.to_string())),
+            Cell::Count(c.games()),
+            Cell::Count(c.white_wins),
+            Cell::Count(c.draws),
+            Cell::Count(c.black_wins),
+            Cell::Number(s),
+            Cell::Number(lo),
+            Cell::Number(hi),
+            Cell::Number(c.expected_white_score()),
+        ]);
+    };
+    for (&band, total) in &o.by_band {
+        if !by_band {
+            for ((_, y), c) in o.by_band_year.range((band, i16::MIN)..=(band, i16::MAX)) {
+                row(scheme.label(band), Some(*y), c);
+            }
+        }
+        row(scheme.label(band), None, total);
+    }
+    row("all".into(), None, &o.overall);
+    t
+}
+
+pub fn gap_table(g: &games::RatingGap, scheme: &BandScheme) -> Table {
+    let mut t = Table::new(vec![
+        "mean_rating",
+        "gap",
+        "games",
+        "draws",
+        "draw_rate",
+        "ci95_low",
+        "ci95_high",
+    ]);
+    for (&(band, bin), p) in &g.cells {
+        let mut cells = vec![
+            Cell::Text(scheme.label(band)),
+            Cell::Text(games::gap_label(bin)),
+            Cell::Count(p.n),
+            Cell::Count(p.successes),
+        ];
+        cells.extend(share(p));
+        t.push(cells);
+    }
+    t
+}
+
+pub fn openings_table(o: &games::Openings) -> Table {
+    let mut t = Table::new(vec![
+        "by",
+        "opening",
+        "games",
+        "draws",
+        "draw_rate",
+        "ci95_low",
+        "ci95_high",
+    ]);
+    for (by, groups) in [("eco", &o.by_eco), ("name", &o.by_name)] {
+        for g in groups {
+            let mut cells = vec![
+                Cell::Text(by.into()),
+                Cell::Text(g.name.clone()),
+                Cell::Count(g.draws.n),
+                Cell::Count(g.draws.successes),
+            ];
+            cells.extend(share(&g.draws));
+            t.push(cells);
+        }
+    }
+    t
+}
+
+pub fn time_classes_table(tc: &games::TimeClasses, scheme: &BandScheme) -> Table {
+    let mut t = Table::new(vec![
+        "time_class",
+        "band",
+        "games",
+        "draws",
+        "draw_rate",
+        "ci95_low",
+        "ci95_high",
+    ]);
+    for (class, total) in &tc.by_class {
+        for ((c, band), p) in &tc.by_class_band {
+            if c == class {
+                let mut cells = vec![
+                    Cell::Text(class.clone()),
+                    Cell::Text(scheme.label(*band)),
+                    Cell::Count(p.n),
+                    Cell::Count(p.successes),
+                ];
+                cells.extend(share(p));
+                t.push(cells);
+            }
+        }
+        let mut cells = vec![
+            Cell::Text(class.clone()),
+            Cell::Text("all".into()),
+            Cell::Count(total.n),
+            Cell::Count(total.successes),
+        ];
+        cells.extend(share(total));
+        t.push(cells);
+    }
+    t
+}
+
+pub fn clocks_table(c: &games::Clocks) -> Table {
+    let mut t = Table::new(vec!["games", "clock", "count"]);
+    for (what, bins, missing) in [
+        (
+            "agreed draws (lower clock)",
+            &c.agreed_lower_clock,
+            c.agreed_without_clock,
+        ),
+        (
+            "won on time (winner's clock)",
+            &c.flag_winner_clock,
+            c.flag_without_clock,
+        ),
+    ] {
+        for bin in 0..=games::CLOCK_EDGES.len() {
+            t.push(vec![
+                Cell::Text(what.into()),
+                Cell::Text(games::clock_label(bin)),
+                Cell::Count(bins.get(&bin).copied().unwrap_or(0)),
+            ]);
+        }
+        t.push(vec![
+            Cell::Text(what.into()),
+            Cell::Text("no clock".into()),
+            Cell::Count(missing),
+        ]);
+    }
+    t
+}
+
+/// Players `--view players` lists.
+pub const PLAYERS_LISTED: usize = 100;
+
+pub fn players_table(c: &crate::analysis::players::Concentration) -> Table {
+    let mut t = Table::new(vec![
+        "player",
+        "games",
+        "draws",
+        "draw_rate",
+        "ci95_low",
+        "ci95_high",
+        "spellings",
+    ]);
+    let spellings: std::collections::BTreeMap<&str, String> = c
+        .merges
+        .iter()
+        .map(|(name, s)| (name.as_str(), s.join(" | ")))
+        .collect();
+    for f in &c.top {
+        let mut cells = vec![
+            Cell::Text(f.name.clone()),
+            Cell::Count(f.games.n),
+            Cell::Count(f.games.successes),
+        ];
+        cells.extend(share(&f.games));
+        cells.push(Cell::Text(
+            spellings.get(f.name.as_str()).cloned().unwrap_or_default(),
+        ));
+        t.push(cells);
+    }
+    t
+}
+
+/// The results the Laws contradict, as text, CSV or JSON.
+pub fn write_audit(out: &mut dyn Write, audit: &Audit, format: Format) -> std::io::Result<()> {
+    let past_dead = "moves_after_dead_position";
+    match format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut *out, audit)?;
+            writeln!(out)?;
+        }
+        Format::Csv => {
+            writeln!(out, "contradiction,games")?;
+            for (mismatch, finding) in &audit.mismatches {
+                writeln!(out, "{},{}", mismatch.as_str(), finding.games)?;
+            }
+            writeln!(out, "{past_dead},{}", audit.past_dead_position.games)?;
+        }
+        Format::Table => {
+            writeln!(
+                out,
+                "Results the Laws contradict, of {} games used:",
+                audit.games
+            )?;
+            let findings =
+                audit
+                    .mismatches
+                    .iter()
+                    .map(|(m, f)| (m.label(), f))
+                    .chain(std::iter::once((
+                        "Moves played after a dead position (5.2.2)",
+                        &audit.past_dead_position,
+                    )));
+            for (label, finding) in findings {
+                writeln!(out, "{:>9}  {label}", finding.games)?;
+                for e in &finding.examples {
+                    let text = |v: &Option<String>| v.clone().unwrap_or_else(|| "?".into());
+                    let place = e
+                        .site
+                        .clone()
+                        .filter(|s| s.starts_with("http"))
+                        .unwrap_or_else(|| format!("{} game {}", e.source, e.game_no));
+                    writeln!(
+                        out,
+                        "           {} – {}, {} {} ({})  {place}",
+                        text(&e.white),
+                        text(&e.black),
+                        text(&e.event),
+                        text(&e.date),
+                        text(&e.result)
+                    )?;
+                }
+            }
+            writeln!(
+                out,
+                "dead final positions {} ({} by search only), dead before the last move {}, searches that gave up {}",
+                audit.dead_final, audit.dead_by_search, audit.dead_mid_game, audit.search_unknown
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Under the draws view in the terminal: the rows read and used, the format
+/// the table holds, and every reason rows were left out.
+pub fn write_draws_coverage(
+    out: &mut dyn Write,
+    aggregate: &crate::analysis::Aggregate,
+) -> std::io::Result<()> {
+    let read: u64 = aggregate.coverage.iter().map(|(_, n)| n).sum();
+    writeln!(out, "rows read {read}, used {}", aggregate.all.games)?;
+    if !aggregate.lead_is_all {
+        writeln!(
+            out,
+            "this table: {} only, {} of the {} games used (--play all mixes every format)",
+            aggregate.lead.label(),
+            aggregate.stats.games,
+            aggregate.all.games
+        )?;
+    }
+    for (reason, n) in &aggregate.coverage {
+        if reason != crate::analysis::table::USED {
+            writeln!(out, "  left out: {reason}: {n}")?;
+        }
+    }
+    Ok(())
+}
