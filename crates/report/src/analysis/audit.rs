@@ -128,6 +128,18 @@ impl Audit {
     pub fn contradictions(&self) -> u64 {
         self.mismatches.iter().map(|(_, f)| f.games).sum()
     }
+
+    /// Every finding with its label, as the page and the terminal list
+    /// them: each kind of mismatch, then moves after a dead position.
+    pub fn findings(&self) -> impl Iterator<Item = (&'static str, &Finding)> {
+        self.mismatches
+            .iter()
+            .map(|(m, f)| (m.label(), f))
+            .chain(std::iter::once((
+                "Moves played after a dead position (5.2.2)",
+                &self.past_dead_position,
+            )))
+    }
 }
 
 fn examples(frame: &DataFrame) -> PolarsResult<Vec<Example>> {

@@ -262,16 +262,7 @@ pub fn write_audit(out: &mut dyn Write, audit: &Audit, format: Format) -> std::i
                 "Results the Laws contradict, of {} games used:",
                 audit.games
             )?;
-            let findings =
-                audit
-                    .mismatches
-                    .iter()
-                    .map(|(m, f)| (m.label(), f))
-                    .chain(std::iter::once((
-                        "Moves played after a dead position (5.2.2)",
-                        &audit.past_dead_position,
-                    )));
-            for (label, finding) in findings {
+            for (label, finding) in audit.findings() {
                 writeln!(out, "{:>9}  {label}", finding.games)?;
                 for e in &finding.examples {
                     let text = |v: &Option<String>| v.clone().unwrap_or_else(|| "?".into());

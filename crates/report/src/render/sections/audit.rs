@@ -123,15 +123,7 @@ pub fn audit_section(h: &mut String, audit: &crate::analysis::audit::Audit) {
         thousands(audit.dead_mid_game),
         thousands(audit.search_unknown)
     );
-    let findings = audit
-        .mismatches
-        .iter()
-        .map(|(m, f)| (m.label(), f))
-        .chain(std::iter::once((
-            "Moves played after a dead position (5.2.2)",
-            &audit.past_dead_position,
-        )));
-    for (label, finding) in findings {
+    for (label, finding) in audit.findings() {
         if finding.examples.is_empty() {
             continue;
         }
