@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 SHARED="${1:-../shared/data}"
 REMIS="${REMIS:-target/release/remis}"
 DEAD_CONSISTENCY="${DEAD_CONSISTENCY:-target/release/examples/dead_consistency}"
+CHASOLVER_CHECK="${CHASOLVER_CHECK:-target/release/examples/chasolver_check}"
 PY="${VENV:-.venv}/bin/python"
 OUT="${VALIDATE_OUT:-target/validate}"
 
@@ -121,8 +122,25 @@ PYEOF
 )
 check python-chess-testdata "$pc_games" "$SHARED/misc/python-chess-testdata"
 
+# CHA-Solver's known answers (crates/core/tests/fixtures/chasolver: its test
+# positions and a fixed sample of its lichess positions, MIT): each position
+# as a game lost on time by the side to move. The full search with
+# chasolver's own node budget must agree on every one; the default filter's
+# disagreements are reported (docs/performance.md, issue 31).
+FIXTURES="$(dirname "$0")/../crates/core/tests/fixtures/chasolver"
+echo "== chasolver known answers"
+"$CHASOLVER_CHECK" "$FIXTURES/positions.txt" "$FIXTURES/lichess-sample.txt" | tail -1 \
+  | sed 's/^/   default: /'
+if ! "$CHASOLVER_CHECK" --everywhere --nodes 16777216 "$FIXTURES/positions.txt" \
+    "$FIXTURES/lichess-sample.txt" > "$OUT/chasolver-full.txt"; then
+  echo "   FAIL: the full search disagrees with chasolver's answers:"
+  head -20 "$OUT/chasolver-full.txt" | sed 's/^/   /'
+  failures=$((failures + 1))
+fi
+tail -1 "$OUT/chasolver-full.txt" | sed 's/^/   full search, 2^24 nodes: /'
+
 if [ "$failures" -gt 0 ]; then
-  echo "validate: $failures collection(s) with rows != games"
+  echo "validate: $failures check(s) failed (rows != games, or the full search against chasolver)"
   exit 1
 fi
 echo "validate: every collection has one row per game"
