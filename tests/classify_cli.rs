@@ -587,3 +587,84 @@ fn a_users_alias_file_joins_transliterations_for_dedup_and_players() {
     assert_eq!(players(&[]), 3);
     assert_eq!(players(&["--player-aliases", aliases.to_str().unwrap()]), 2);
 }
+
+/// SHA-256 of `bytes`, lower-case hex, computed in one piece (the reader
+/// hashes as it streams).
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[test]
+fn the_manifest_holds_each_sources_sha256_as_stored() {
+    let dir = scratch("digests");
+    let pgn = sample_pgn();
+    let plain = dir.join("a-plain.pgn");
+    std::fs::write(&plain, &pgn).unwrap();
+    let gz = dir.join("b-games.pgn.gz");
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    encoder.write_all(&pgn).unwrap();
+    std::fs::write(&gz, encoder.finish().unwrap()).unwrap();
+    // A zip archive is read by position, not as a stream: its digest is
+    // still of the whole file.
+    let zip_path = dir.join("c-archive.zip");
+    {
+        let mut zip = ::zip::ZipWriter::new(File::create(&zip_path).unwrap());
+        zip.start_file("games.pgn", ::zip::write::SimpleFileOptions::default())
+            .unwrap();
+        zip.write_all(&pgn[..pgn.len() / 3]).unwrap();
+        zip.finish().unwrap();
+    }
+    // A truncated download: damaged, and its digest is of the bytes as
+    // they are, so the damage can be told from the published file.
+    let zst = zstd::encode_all(&pgn[..], 1).unwrap();
+    let truncated = dir.join("d-cut.pgn.zst");
+    std::fs::write(&truncated, &zst[..zst.len() / 2]).unwrap();
+
+    let inputs = [&plain, &gz, &zip_path, &truncated];
+    let args: Vec<&str> = inputs.iter().map(|p| p.to_str().unwrap()).collect();
+    let out = dir.join("out");
+    let (_, table) = classify_expecting(&args, &out, 1);
+    assert!(table.height() > 2 * count_games(&pgn));
+    let manifest = remis_table::writer::Manifest::read(&out.join("games.parquet"))
+        .unwrap()
+        .expect("a manifest");
+    assert_eq!(manifest.inputs.len(), inputs.len());
+    for (stamp, path) in manifest.inputs.iter().zip(inputs) {
+        let bytes = std::fs::read(path).unwrap();
+        assert_eq!(stamp.bytes, Some(bytes.len() as u64), "{}", path.display());
+        assert_eq!(
+            stamp.sha256.as_deref(),
+            Some(sha256_hex(&bytes).as_str()),
+            "{}",
+            path.display()
+        );
+    }
+    // The footer was rewritten, not the rows: the table reads whole, and
+    // polars still finds its schema.
+    assert_eq!(
+        read_table(&out.join("games.parquet")).schema(),
+        table.schema()
+    );
+
+    // Standard input: the digest of the bytes that came in.
+    let mut child = remis()
+        .args(["classify", "-", "--out"])
+        .arg(dir.join("out-stdin"))
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&pgn).unwrap();
+    assert!(child.wait_with_output().unwrap().status.success());
+    let manifest = remis_table::writer::Manifest::read(&dir.join("out-stdin/games.parquet"))
+        .unwrap()
+        .expect("a manifest");
+    assert_eq!(
+        manifest.inputs[0].sha256.as_deref(),
+        Some(sha256_hex(&pgn).as_str())
+    );
+}

@@ -596,7 +596,7 @@ fn a_parquet_input_counts_its_bytes_as_rows_are_read() {
 
     let bytes = Arc::new(AtomicU64::new(0));
     let (mut games, mut seen) = (0u64, Vec::new());
-    let problems = remis_core::input::read_chunks(
+    let report = remis_core::input::read_chunks(
         &[remis_core::input::Input::File(path.clone())],
         64 << 10,
         remis_core::input::Limits::default(),
@@ -608,9 +608,20 @@ fn a_parquet_input_counts_its_bytes_as_rows_are_read() {
             true
         },
     );
-    assert!(problems.is_empty(), "{problems:?}");
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
     assert_eq!(games, n);
     assert_eq!(bytes.load(Ordering::Relaxed), size);
+    // The digest is of the whole file, though the games were read by
+    // position, and the bytes hashed after them are not counted twice.
+    let digest = {
+        use sha2::Digest;
+        let bytes = std::fs::read(&path).unwrap();
+        sha2::Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    };
+    assert_eq!(report.sha256, vec![Some(digest)]);
     // Counted along the way, never past the file's size.
     assert!(seen.windows(2).all(|w| w[0] <= w[1]) && seen.iter().all(|&b| b <= size));
     assert!(seen.iter().any(|&b| b > 0 && b < size), "{seen:?}");

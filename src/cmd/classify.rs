@@ -223,7 +223,7 @@ fn check_existing(shard: &Path, input: &input::Input) -> Result<Existing> {
             stamp.path
         ),
         Some(m)
-            if m.inputs[0] == stamp
+            if m.inputs[0].same_file(&stamp)
                 && stamp.bytes.is_some()
                 && m.remis == Manifest::new(vec![]).remis =>
         {

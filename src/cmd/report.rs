@@ -147,7 +147,15 @@ fn input_info(path: &std::path::Path, checksum: bool) -> Result<html::InputInfo>
         .map(|m| html::TableOrigin {
             remis: m.remis,
             run: m.run.map(|r| (r.commit, r.command)),
-            sources: m.inputs.into_iter().map(|i| (i.path, i.bytes)).collect(),
+            sources: m
+                .inputs
+                .into_iter()
+                .map(|i| html::Source {
+                    path: i.path,
+                    bytes: i.bytes,
+                    sha256: i.sha256,
+                })
+                .collect(),
         });
     Ok(html::InputInfo {
         name: path.display().to_string(),

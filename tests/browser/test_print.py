@@ -81,3 +81,14 @@ def test_the_printed_report_holds_every_table_whole(page, paper, tmp_path):
     digest = sha.get_attribute("textContent").strip()
     assert re.fullmatch(r"[0-9a-f]{64}", digest), digest
     assert digest in text.replace("\n", " ") or digest in flat.replace(" ", ""), (paper, "SHA-256")
+
+    # Every source the input tables were made from, with the SHA-256
+    # computed while it was read.
+    sources = [
+        c.get_attribute("textContent").strip()
+        for c in page.find_elements(By.CSS_SELECTOR, "#provenance tr.source td:last-child code")
+    ]
+    assert sources and all(re.fullmatch(r"[0-9a-f]{64}", s) for s in sources), sources
+    squeezed = "".join(text.split())
+    missing = [s for s in sources if s not in squeezed]
+    assert not missing, (paper, "sources' SHA-256", missing)

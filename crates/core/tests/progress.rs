@@ -27,7 +27,7 @@ fn games() -> String {
 fn count(path: &Path) -> (u64, usize) {
     let bytes = Arc::new(AtomicU64::new(0));
     let mut games = 0;
-    let problems = read_chunks(
+    let report = read_chunks(
         &[Input::File(path.to_path_buf())],
         64 << 10,
         Limits::default(),
@@ -38,7 +38,7 @@ fn count(path: &Path) -> (u64, usize) {
             true
         },
     );
-    assert!(problems.is_empty(), "{problems:?}");
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
     (bytes.load(Ordering::Relaxed), games)
 }
 

@@ -281,7 +281,7 @@ proptest! {
 fn read_file(path: &std::path::Path) -> (Vec<GameRecord>, usize) {
     let mut records = Vec::new();
     let mut replayer = GameReplayer::new();
-    let problems = remis_core::input::read_chunks(
+    let report = remis_core::input::read_chunks(
         &[remis_core::input::Input::File(path.to_path_buf())],
         4096,
         Limits::default(),
@@ -292,7 +292,7 @@ fn read_file(path: &std::path::Path) -> (Vec<GameRecord>, usize) {
             true
         },
     );
-    (records, problems.len())
+    (records, report.problems.len())
 }
 
 /// A zstd file of `text` cut into frames at `cuts`, with skippable frames

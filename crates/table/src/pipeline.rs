@@ -146,7 +146,7 @@ pub fn classify(
     // Set when the writer fails (a full disk): reading and replaying stop
     // at once instead of finishing inputs whose rows cannot be written.
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let problems = std::thread::scope(|scope| -> Result<Vec<InputProblem>> {
+    let read = std::thread::scope(|scope| -> Result<input::ReadReport> {
         let stop = &stop;
         let reader = {
             let bytes_read = bytes_read.clone();
@@ -198,20 +198,31 @@ pub fn classify(
         if write_result.is_err() {
             stop.store(true, Ordering::Relaxed);
         }
-        let problems = reader.join().expect("reading thread panicked");
+        let read = reader.join().expect("reading thread panicked");
         write_result?;
-        Ok(problems)
+        Ok(read)
     })?;
 
     summary.rows_written = sink.rows_written;
-    let table = sink.finish()?;
+    let manifest = Manifest {
+        inputs: stamps
+            .iter()
+            .zip(&read.sha256)
+            .map(|(stamp, sha256)| InputStamp {
+                sha256: sha256.clone(),
+                ..stamp.clone()
+            })
+            .collect(),
+        ..manifest
+    };
+    let table = sink.finish_with(&manifest)?;
     // Problems of the inputs first, then what the games' text showed.
     let found = std::mem::take(&mut summary.problems);
-    summary.problems = problems;
+    summary.problems = read.problems;
     // An input rewritten or truncated while it was read gave rows of no
     // one version of it: damage, and the manifest would be wrong.
     for (input, before) in inputs.iter().zip(&stamps) {
-        if before.bytes.is_some() && stamp(input) != *before {
+        if before.bytes.is_some() && !stamp(input).same_file(before) {
             summary.problems.push(input::InputProblem {
                 source: input.name(),
                 message: "the file changed while it was read (size or time differs); \

@@ -78,7 +78,10 @@ impl AtomicFile {
         let mut last = None;
         for _ in 0..8 {
             let temp = target.with_file_name(temporary_name(&name, std::process::id(), random()));
+            // Readable too: a table's footer is read back and rewritten
+            // once its sources' digests are known.
             match OpenOptions::new()
+                .read(true)
                 .write(true)
                 .create_new(true)
                 .mode(0o666)

@@ -518,6 +518,17 @@ impl ParquetSink {
         Ok(())
     }
 
+    /// [`ParquetSink::finish`], with the manifest in the footer replaced by
+    /// `manifest`: what was learnt while the rows were written (each
+    /// source's SHA-256, computed as it was read).
+    pub fn finish_with(self, manifest: &Manifest) -> Result<WrittenTable, SinkError> {
+        let path = self.path.clone();
+        let table = self.finish()?;
+        replace_footer_manifest(table.0.file(), &manifest.to_json())
+            .map_err(|cause| SinkError::Io { path, cause })?;
+        Ok(table)
+    }
+
     /// Writes the footer. An input without games still gets a valid,
     /// empty table with the full schema. The table is whole but not yet in
     /// place: [`WrittenTable::commit`] puts it there.
@@ -539,6 +550,56 @@ impl ParquetSink {
         }
         Ok(WrittenTable(self.out))
     }
+}
+
+/// Rewrites the footer of the finished Parquet file `file` with the
+/// manifest `json` in place of the one it holds. polars writes the footer's
+/// key-value metadata when the writer is created, before the inputs have
+/// been read; the footer is the file's tail (Thrift metadata, its length,
+/// `PAR1`), so it is cut off and written again, the row groups untouched.
+fn replace_footer_manifest(file: &File, json: &str) -> std::io::Result<()> {
+    use polars_parquet_format::thrift::protocol::{TCompactInputProtocol, TCompactOutputProtocol};
+    use std::io::{Read, Seek, SeekFrom, Write};
+    let invalid = |what: String| std::io::Error::new(std::io::ErrorKind::InvalidData, what);
+    let mut file = file;
+    let len = file.seek(SeekFrom::End(0))?;
+    if len < 12 {
+        return Err(invalid("a Parquet file too short for a footer".into()));
+    }
+    let mut tail = [0u8; 8];
+    file.seek(SeekFrom::Start(len - 8))?;
+    file.read_exact(&mut tail)?;
+    if &tail[4..] != b"PAR1" {
+        return Err(invalid("no Parquet footer".into()));
+    }
+    let meta_len = u64::from(u32::from_le_bytes(tail[..4].try_into().expect("4 bytes")));
+    let meta_start = len
+        .checked_sub(8 + meta_len)
+        .ok_or_else(|| invalid("a footer longer than the file".into()))?;
+    let mut bytes = vec![0u8; meta_len as usize];
+    file.seek(SeekFrom::Start(meta_start))?;
+    file.read_exact(&mut bytes)?;
+    let mut input = TCompactInputProtocol::new(bytes.as_slice(), bytes.len() * 2 + 1024);
+    let mut metadata = polars_parquet_format::FileMetaData::read_from_in_protocol(&mut input)
+        .map_err(|e| invalid(format!("the footer cannot be read: {e}")))?;
+    let entries = metadata.key_value_metadata.get_or_insert_with(Vec::new);
+    entries.retain(|kv| kv.key != MANIFEST_KEY);
+    entries.push(polars_parquet_format::KeyValue {
+        key: MANIFEST_KEY.to_string(),
+        value: Some(json.to_string()),
+    });
+    let mut out = Vec::with_capacity(bytes.len() + json.len());
+    let written = metadata
+        .write_to_out_protocol(&mut TCompactOutputProtocol::new(&mut out))
+        .map_err(|e| invalid(format!("the footer cannot be written: {e}")))?;
+    debug_assert_eq!(written, out.len());
+    let written = u32::try_from(out.len()).map_err(|_| invalid("a footer over 4 GiB".into()))?;
+    out.extend_from_slice(&written.to_le_bytes());
+    out.extend_from_slice(b"PAR1");
+    file.set_len(meta_start)?;
+    file.seek(SeekFrom::Start(meta_start))?;
+    file.write_all(&out)?;
+    file.flush()
 }
 
 /// Temporary files being written, so that an interrupted run (SIGINT,
@@ -612,6 +673,11 @@ pub struct InputStamp {
     pub modified_ns: Option<u128>,
     #[serde(default)]
     pub changed_ns: Option<u128>,
+    /// The SHA-256 of the input's bytes as stored (lower-case hex),
+    /// computed while its games were read; absent when it was not read to
+    /// its end, and in tables of older remis.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
 }
 
 impl InputStamp {
@@ -631,7 +697,17 @@ impl InputStamp {
                 let seconds = u128::try_from(m.ctime()).ok()?;
                 Some(seconds * 1_000_000_000 + u128::try_from(m.ctime_nsec()).ok()?)
             }),
+            sha256: None,
         }
+    }
+
+    /// The same file as it was: path, size and times (the digest aside,
+    /// which only a read gives).
+    pub fn same_file(&self, other: &InputStamp) -> bool {
+        self.path == other.path
+            && self.bytes == other.bytes
+            && self.modified_ns == other.modified_ns
+            && self.changed_ns == other.changed_ns
     }
 
     pub fn stdin() -> InputStamp {
@@ -640,6 +716,7 @@ impl InputStamp {
             bytes: None,
             modified_ns: None,
             changed_ns: None,
+            sha256: None,
         }
     }
 }

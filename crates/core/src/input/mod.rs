@@ -17,7 +17,7 @@ pub use columnar::{
 };
 pub use frame::{Framer, GameSpan};
 pub use limits::{Cap, Limits, MAX_TAG_LINE_BYTES};
-pub use open::{InputProblem, read_chunks};
+pub use open::{InputProblem, ReadReport, read_chunks};
 pub use text::NormalizedText;
 
 use std::{

@@ -57,10 +57,52 @@ impl Compression {
     }
 }
 
-/// Counts the compressed bytes read, for the progress bar.
+/// Counts the compressed bytes read, for the progress bar, and hashes them
+/// (SHA-256) for the table's provenance: the digest is of the bytes as
+/// stored, computed in the same pass that reads the games.
 struct Counting<R> {
     inner: R,
     bytes: Arc<AtomicU64>,
+    sha256: sha2::Sha256,
+}
+
+impl<R: Read> Counting<R> {
+    fn new(inner: R, bytes: Arc<AtomicU64>) -> Counting<R> {
+        use sha2::Digest;
+        Counting {
+            inner,
+            bytes,
+            sha256: sha2::Sha256::new(),
+        }
+    }
+
+    /// The digest of the whole input: what the games' reader left unread
+    /// (a zip archive's or a Parquet file's bytes, read by position
+    /// elsewhere; padding after the last frame) is hashed here, uncounted.
+    fn finish(mut self) -> io::Result<String> {
+        use sha2::Digest;
+        let mut buf = vec![0u8; 256 * 1024];
+        loop {
+            match self.inner.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => self.sha256.update(&buf[..n]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(hex(&self.sha256.finalize()))
+    }
+}
+
+/// Lower-case hexadecimal.
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
 }
 
 impl<R: io::Seek> io::Seek for Counting<R> {
@@ -71,8 +113,10 @@ impl<R: io::Seek> io::Seek for Counting<R> {
 
 impl<R: Read> Read for Counting<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        use sha2::Digest;
         let n = self.inner.read(buf)?;
         self.bytes.fetch_add(n as u64, Ordering::Relaxed);
+        self.sha256.update(&buf[..n]);
         Ok(n)
     }
 }
@@ -222,9 +266,20 @@ impl Chunker<'_> {
     }
 }
 
+/// What reading the inputs found, besides the games.
+#[derive(Clone, Debug, Default)]
+pub struct ReadReport {
+    /// The damaged inputs.
+    pub problems: Vec<InputProblem>,
+    /// Each input's SHA-256 (lower-case hex), in the order of the inputs;
+    /// `None` when it could not be read to its end (unopenable, a read
+    /// error, or the run stopped early).
+    pub sha256: Vec<Option<String>>,
+}
+
 /// Reads every input in order and hands out chunks of whole games through
-/// `emit` (which returns false to stop). Returns the damaged inputs.
-/// Files of games stored as columns are opened through `tables`.
+/// `emit` (which returns false to stop). Files of games stored as columns
+/// are opened through `tables`.
 pub fn read_chunks(
     inputs: &[Input],
     target: usize,
@@ -232,7 +287,7 @@ pub fn read_chunks(
     tables: &dyn ColumnarSource,
     bytes_read: Arc<AtomicU64>,
     emit: &mut dyn FnMut(Chunk) -> bool,
-) -> Vec<InputProblem> {
+) -> ReadReport {
     let mut chunker = Chunker {
         target,
         tables,
@@ -243,29 +298,31 @@ pub fn read_chunks(
         problems: Vec::new(),
         stopped: false,
     };
+    let mut sha256 = Vec::with_capacity(inputs.len());
     for input in inputs {
         let name = input.name();
         let result = match input {
             Input::File(path) => File::open(path).and_then(|f| {
-                let counted = Counting {
-                    inner: f,
-                    bytes: bytes_read.clone(),
-                };
-                read_one(&mut chunker, &name, counted, Some(path))
+                let mut counted = Counting::new(f, bytes_read.clone());
+                read_one(&mut chunker, &name, &mut counted, Some(path))?;
+                // A stopped run leaves the rest unread: no digest of a part.
+                (!chunker.stopped).then(|| counted.finish()).transpose()
             }),
             Input::Stdin => {
-                let counted = Counting {
-                    inner: io::stdin(),
-                    bytes: bytes_read.clone(),
-                };
-                read_one(&mut chunker, &name, counted, None)
+                let mut counted = Counting::new(io::stdin(), bytes_read.clone());
+                read_one(&mut chunker, &name, &mut counted, None)
+                    .and_then(|()| (!chunker.stopped).then(|| counted.finish()).transpose())
             }
         };
-        if let Err(e) = result {
+        sha256.push(result.unwrap_or_else(|e| {
             chunker.problem(&name, format!("cannot read: {e}"));
-        }
+            None
+        }));
     }
-    chunker.problems
+    ReadReport {
+        problems: chunker.problems,
+        sha256,
+    }
 }
 
 fn read_one(
@@ -340,10 +397,7 @@ fn read_zip_file(
 ) -> io::Result<()> {
     drop(file);
     // The archive is read again from its start: its directory is at the end.
-    let counted_file = Counting {
-        inner: File::open(path)?,
-        bytes: chunker.bytes_read.clone(),
-    };
+    let counted_file = Counting::new(File::open(path)?, chunker.bytes_read.clone());
     match zip::ZipArchive::new(BufReader::new(counted_file)) {
         Ok(mut archive) => {
             let mut members = 0;

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use super::format::{escape, thousands};
 use super::sections;
-pub use super::sections::{InputInfo, PageInfo, Settings, TableOrigin};
+pub use super::sections::{InputInfo, PageInfo, Settings, Source, TableOrigin};
 use crate::study::BandScheme;
 
 const STYLE: &str = r#"

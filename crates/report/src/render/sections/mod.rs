@@ -31,11 +31,19 @@ pub struct InputInfo {
 }
 
 /// How an input table was made: the remis that wrote it, the run (commit
-/// and command line) when recorded, and the sources it read (path, bytes).
+/// and command line) when recorded, and the sources it read.
 pub struct TableOrigin {
     pub remis: String,
     pub run: Option<(String, String)>,
-    pub sources: Vec<(String, Option<u64>)>,
+    pub sources: Vec<Source>,
+}
+
+/// A source a table was made from, as its manifest records it.
+pub struct Source {
+    pub path: String,
+    pub bytes: Option<u64>,
+    /// Computed while its games were read (none in older tables).
+    pub sha256: Option<String>,
 }
 
 /// The settings the counts depend on, for the provenance: the checksums of

@@ -105,12 +105,15 @@ pub fn provenance_section(h: &mut String, info: &PageInfo<'_>) {
             "<tr><td class=\"l made-by\" colspan=\"3\">{}</td></tr>",
             origin(input.made_by.as_ref())
         );
+        if let Some(o) = &input.made_by {
+            sources(h, &o.sources);
+        }
     }
     h.push_str("</table></details>\n</section>\n");
 }
 
 /// Sources listed per input table; the rest are counted.
-const SOURCES_LISTED: usize = 20;
+const SOURCES_LISTED: usize = 1000;
 
 /// How a table was made, in words.
 fn origin(made_by: Option<&TableOrigin>) -> String {
@@ -127,22 +130,29 @@ fn origin(made_by: Option<&TableOrigin>) -> String {
         }
         None => out.push_str(" (its command not recorded)"),
     }
-    let _ = write!(out, ", from {} source(s): ", o.sources.len());
-    let listed: Vec<String> = o
-        .sources
-        .iter()
-        .take(SOURCES_LISTED)
-        .map(|(path, bytes)| match bytes {
-            Some(b) => format!("{} ({} bytes)", escape(path), thousands(*b)),
-            None => escape(path),
-        })
-        .collect();
-    out.push_str(&listed.join("; "));
-    if o.sources.len() > SOURCES_LISTED {
-        let _ = write!(out, "; and {} more", o.sources.len() - SOURCES_LISTED);
-    }
-    out.push('.');
+    let _ = write!(out, ", from {} source(s):", o.sources.len());
     out
+}
+
+/// A table's sources, a row each under the table's row: path, bytes and
+/// the SHA-256 computed while they were read.
+fn sources(h: &mut String, sources: &[Source]) {
+    for source in sources.iter().take(SOURCES_LISTED) {
+        let _ = write!(
+            h,
+            "<tr class=\"source\"><td class=\"l\">↳ {}</td><td>{}</td><td class=\"l\"><code>{}</code></td></tr>",
+            escape(&source.path),
+            source.bytes.map_or("—".to_string(), thousands),
+            escape(source.sha256.as_deref().unwrap_or("not recorded"))
+        );
+    }
+    if sources.len() > SOURCES_LISTED {
+        let _ = write!(
+            h,
+            "<tr class=\"source\"><td class=\"l\" colspan=\"3\">↳ and {} more</td></tr>",
+            thousands((sources.len() - SOURCES_LISTED) as u64)
+        );
+    }
 }
 
 /// The page's footer.
@@ -169,7 +179,11 @@ mod tests {
                 made_by: Some(TableOrigin {
                     remis: "0.1.0".into(),
                     run: Some(("abc123".into(), "remis classify x.pgn --dedup".into())),
-                    sources: vec![("/data/x.pgn".into(), Some(99))],
+                    sources: vec![Source {
+                        path: "/data/x.pgn".into(),
+                        bytes: Some(99),
+                        sha256: Some("cd".repeat(32)),
+                    }],
                 }),
             },
             InputInfo {
@@ -208,7 +222,13 @@ mod tests {
         assert!(h.contains("<code>remis report a b</code>"));
         assert!(h.contains("commit abc123"));
         assert!(h.contains("<code>remis classify x.pgn --dedup</code>"));
-        assert!(h.contains("/data/x.pgn (99 bytes)"));
+        assert!(
+            h.contains(&format!(
+                "↳ /data/x.pgn</td><td>99</td><td class=\"l\"><code>{}</code>",
+                "cd".repeat(32)
+            )),
+            "{h}"
+        );
         assert!(h.contains("not recorded"));
         assert!(h.contains("seed 2005"));
         assert!(h.contains("000000000000feed"));
