@@ -166,12 +166,15 @@ def test_publishing_apparatus(browser):
     # Provenance: the version, the command and a SHA-256 for every input.
     provenance = browser.find_element(By.ID, "provenance")
     assert "remis " in provenance.text and "report" in provenance.text
-    digests = [c.get_attribute("textContent") for c in provenance.find_elements(By.CSS_SELECTOR, "tr:not(:has(.made-by)) td code")]
+    digests = [c.get_attribute("textContent") for c in provenance.find_elements(By.CSS_SELECTOR, "tr:not(:has(.made-by)):not(.source) td code")]
     assert digests and all(len(d) == 64 and all(ch in "0123456789abcdef" for ch in d) for d in digests), digests
     # Each table's origin: the remis run that made it and what it read.
     made_by = provenance.find_elements(By.CSS_SELECTOR, "td.made-by")
     assert len(made_by) == len(digests)
     assert all("remis classify" in m.get_attribute("textContent") for m in made_by)
+    # Under each, the sources it read, each with the SHA-256 computed while reading.
+    sources = [c.get_attribute("textContent") for c in provenance.find_elements(By.CSS_SELECTOR, "tr.source td code")]
+    assert sources and all(len(d) == 64 and all(ch in "0123456789abcdef" for ch in d) for d in sources), sources
     assert "bootstrap seed" in provenance.find_element(By.ID, "settings").get_attribute("textContent")
     # Tables as CSV, from the page itself (data: URIs; no network).
     downloads = browser.find_elements(By.CSS_SELECTOR, "a[download][href^='data:text/csv']")
