@@ -71,3 +71,73 @@ pub fn games(n: usize) -> String {
 pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
+
+// Parquet files in the lichess dataset's layout, made from PGN games.
+
+/// The tags and movetext of each game of a PGN text, split the simple way.
+pub fn pgn_games(pgn: &str) -> Vec<(Vec<(String, String)>, String)> {
+    let mut out = Vec::new();
+    for block in pgn.split("\n\n[").filter(|b| !b.trim().is_empty()) {
+        let block = if block.starts_with('[') {
+            block.to_string()
+        } else {
+            format!("[{block}")
+        };
+        let (head, moves) = block.split_once("\n\n").unwrap_or((&block, ""));
+        let tags = head
+            .lines()
+            .filter_map(|l| {
+                let l = l.trim().strip_prefix('[')?.strip_suffix(']')?;
+                let (name, value) = l.split_once(' ')?;
+                Some((name.to_string(), value.trim_matches('"').to_string()))
+            })
+            .collect();
+        out.push((tags, moves.split_whitespace().collect::<Vec<_>>().join(" ")));
+    }
+    out
+}
+
+/// A Parquet file in the lichess layout: string tags, int16 ratings.
+pub fn write_lichess_layout(path: &Path, games: &[(Vec<(String, String)>, String)], drop: &[&str]) {
+    let tag = |name: &str| -> Vec<Option<String>> {
+        games
+            .iter()
+            .map(|(tags, _)| tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone()))
+            .collect()
+    };
+    let elo = |name: &str| -> Vec<Option<i16>> {
+        tag(name)
+            .into_iter()
+            .map(|v| v.and_then(|v| v.parse().ok()))
+            .collect()
+    };
+    let mut columns: Vec<polars::prelude::Column> = Vec::new();
+    for name in [
+        "Event",
+        "Site",
+        "White",
+        "Black",
+        "Result",
+        "UTCDate",
+        "ECO",
+        "Opening",
+        "Termination",
+        "TimeControl",
+    ] {
+        if !drop.contains(&name) {
+            columns.push(Series::new(name.into(), tag(name)).into_column());
+        }
+    }
+    for name in ["WhiteElo", "BlackElo"] {
+        if !drop.contains(&name) {
+            columns.push(Series::new(name.into(), elo(name)).into_column());
+        }
+    }
+    let moves: Vec<String> = games.iter().map(|(_, m)| m.clone()).collect();
+    columns.push(Series::new("movetext".into(), moves).into_column());
+    let mut df = DataFrame::new(games.len(), columns).unwrap();
+    ParquetWriter::new(File::create(path).unwrap())
+        .with_row_group_size(Some(700))
+        .finish(&mut df)
+        .unwrap();
+}

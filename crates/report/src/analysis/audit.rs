@@ -143,25 +143,30 @@ impl Audit {
 }
 
 fn examples(frame: &DataFrame) -> PolarsResult<Vec<Example>> {
-    let text = |name: &str| -> PolarsResult<Vec<Option<String>>> {
+    let text = |column: Column| -> PolarsResult<Vec<Option<String>>> {
         Ok(frame
-            .column(name)?
+            .column(column.name())?
             .str()?
             .iter()
             .map(|s| s.map(str::to_string))
             .collect())
     };
     let (white, black, event, date, result, site, source, fen) = (
-        text("white")?,
-        text("black")?,
-        text("event")?,
-        text("date")?,
-        text("result")?,
-        text("site")?,
-        text("source")?,
-        text("final_fen")?,
+        text(Column::White)?,
+        text(Column::Black)?,
+        text(Column::Event)?,
+        text(Column::Date)?,
+        text(Column::Result)?,
+        text(Column::Site)?,
+        text(Column::Source)?,
+        text(Column::FinalFen)?,
     );
-    let game_no: Vec<u32> = frame.column("game_no")?.u32()?.iter().flatten().collect();
+    let game_no: Vec<u32> = frame
+        .column(Column::GameNo.name())?
+        .u32()?
+        .iter()
+        .flatten()
+        .collect();
     Ok((0..frame.height())
         .map(|i| Example {
             white: white[i].clone(),

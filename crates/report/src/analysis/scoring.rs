@@ -58,11 +58,18 @@ impl System {
         }
     }
 
-    /// Points of the side `color` ("white"/"black") under this system, in
-    /// the system's units.
-    fn expr(self, color: &str) -> Expr {
+    /// Points of the player in `side` ([`Column::White`] or
+    /// [`Column::Black`]) under this system, in the system's units.
+    fn expr(self, side: Column) -> Expr {
         let (win, draw, loss) = self.units();
-        let won = if color == "white" { "1-0" } else { "0-1" };
+        let color = if side == Column::White {
+            shakmaty::Color::White
+        } else {
+            shakmaty::Color::Black
+        };
+        let won = GameResult::Win(color).as_str();
+        // plus_remise_winner holds the winning colour's name.
+        let color = color.fold_wb("white", "black");
         let drawn = Column::Result.col().eq(lit(GameResult::Draw.as_str()));
         let base = when(Column::Result.col().eq(lit(won)))
             .then(lit(win))
@@ -218,19 +225,22 @@ pub fn standings_query(used: LazyFrame, event_games: &DataFrame) -> LazyFrame {
         .lazy()
         .filter(col("n").lt_eq(lit(STANDINGS_MAX_GAMES)))
         .select(event_year());
-    let side = |color: &str| {
+    let side = |side: Column| {
         let mut columns = vec![
             Column::Event.col(),
             Column::Year.col(),
-            col(color).fill_null(lit("?")).alias("player"),
+            side.col().fill_null(lit("?")).alias("player"),
         ];
-        columns.extend(System::ALL.map(|s| s.expr(color).alias(s.column())));
+        columns.extend(System::ALL.map(|s| s.expr(side).alias(s.column())));
         used.clone().select(columns)
     };
     let mut semi = JoinArgs::new(JoinType::Semi);
     semi.nulls_equal = true;
-    let sides = concat([side("white"), side("black")], UnionArgs::default())
-        .expect("two frames of the same columns concatenate");
+    let sides = concat(
+        [side(Column::White), side(Column::Black)],
+        UnionArgs::default(),
+    )
+    .expect("two frames of the same columns concatenate");
     sides
         .join(small, event_year(), event_year(), semi)
         .group_by([Column::Event.col(), Column::Year.col(), col("player")])
