@@ -253,6 +253,35 @@ fn a_movetext_cell_is_one_game_whatever_it_holds() {
     );
 }
 
+#[test]
+fn a_fault_in_a_parquet_movetext_is_placed_by_its_row() {
+    // An error in a row's movetext named a "line" (the row's number, as if
+    // the table were a PGN text).
+    let dir = scratch("row-place");
+    let mut df = df!(
+        "Event" => ["one", "two", "three"],
+        "Result" => ["1-0", "1/2-1/2", "0-1"],
+        "movetext" => [
+            "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0",
+            "1. d4 { never closed 1/2-1/2",
+            "1. f3 e5\n2. g4 ) Qh4# 0-1",
+        ]
+    )
+    .unwrap();
+    write_grouped(&dir.join("rows.parquet"), &mut df, 2);
+    let table = classify_allowing_damage(&dir.join("rows.parquet"), &dir.join("out"));
+    let error = column(&table, "error");
+    let (second, third) = (error[1].as_deref(), error[2].as_deref());
+    assert!(
+        second.is_some_and(|e| e.starts_with("row 2: unterminated comment")),
+        "{error:?}"
+    );
+    assert!(
+        third.is_some_and(|e| e.starts_with("row 3, line 2 of its movetext: )")),
+        "{error:?}"
+    );
+}
+
 fn classify_allowing_damage(input: &Path, out: &Path) -> DataFrame {
     classify_with(input, out, &["--allow-damaged"])
 }

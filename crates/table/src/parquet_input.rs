@@ -297,7 +297,7 @@ impl ColumnarGames for ParquetGames {
             run.games.push(GameSpan {
                 start,
                 end: run.data.len(),
-                line: self.row,
+                at: remis_core::input::Place::row(self.row),
                 headerless: false,
                 cut,
             });

@@ -306,8 +306,8 @@ fn write_in_order(
                 summary.problems.push(InputProblem {
                     source: ready.source.to_string(),
                     message: format!(
-                        "line {}: text that is not PGN, skipped (\"{}\")",
-                        skipped.line, skipped.excerpt
+                        "{}: text that is not PGN, skipped (\"{}\")",
+                        skipped.at, skipped.excerpt
                     ),
                 });
             }

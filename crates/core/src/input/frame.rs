@@ -36,8 +36,8 @@ pub struct GameSpan {
     /// Byte range of the game in the chunk's data.
     pub start: usize,
     pub end: usize,
-    /// Line number (from 1) of the game's first line in its source.
-    pub line: u64,
+    /// Where the game starts in its source.
+    pub at: super::Place,
     /// The game has no tag section: text before the first tag line of a
     /// source. It is only a game if its movetext reads as one.
     pub headerless: bool,
@@ -417,7 +417,7 @@ impl Framer {
         self.spans.push(GameSpan {
             start: self.game_start,
             end,
-            line: self.game_line,
+            at: super::Place::line(self.game_line),
             headerless: self.headerless,
             cut: self.cut.take(),
         });

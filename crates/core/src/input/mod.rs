@@ -154,7 +154,7 @@ fn walk(
         };
         if meta.is_dir() {
             walk(root, &path, tables, out, seen)?;
-        } else if !is_pgn_file_name(&path) {
+        } else if !is_input_file_name(&path) {
             continue;
         } else if !meta.is_file() {
             out.skipped
@@ -180,6 +180,50 @@ fn walk(
     Ok(())
 }
 
+/// Where a game, or a fault in it, is in its source: a line of PGN text,
+/// or a row of a table of games stored as rows (and a line of that row's
+/// movetext, which may hold line breaks).
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct Place {
+    /// The row (from 1), for games stored as rows.
+    pub row: Option<u64>,
+    /// The line (from 1): of the source's text, or of the row's movetext.
+    pub line: u64,
+}
+
+impl Place {
+    /// A line of PGN text.
+    pub const fn line(line: u64) -> Place {
+        Place { row: None, line }
+    }
+
+    /// The first line of a row's movetext.
+    pub const fn row(row: u64) -> Place {
+        Place {
+            row: Some(row),
+            line: 1,
+        }
+    }
+
+    /// The place `lines` lines further down.
+    pub const fn down(self, lines: u64) -> Place {
+        Place {
+            line: self.line + lines,
+            ..self
+        }
+    }
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.row {
+            None => write!(f, "line {}", self.line),
+            Some(row) if self.line == 1 => write!(f, "row {row}"),
+            Some(row) => write!(f, "row {row}, line {} of its movetext", self.line),
+        }
+    }
+}
+
 /// The names of the files a folder's walk reads (`classify --help` and the
 /// README list them; `tests/help_texts.rs` checks they agree).
 pub const FOLDER_SUFFIXES: [&str; 6] = [
@@ -187,7 +231,7 @@ pub const FOLDER_SUFFIXES: [&str; 6] = [
 ];
 
 /// A file name remis reads when it finds it in a folder.
-pub fn is_pgn_file_name(path: &Path) -> bool {
+pub fn is_input_file_name(path: &Path) -> bool {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())

@@ -31,8 +31,10 @@ impl std::fmt::Display for InputProblem {
     }
 }
 
+/// What a file holds, told by its magic bytes: PGN text, plain or
+/// compressed, a zip archive of PGN files, or a Parquet table.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
-enum Compression {
+enum FileKind {
     Plain,
     Gzip,
     Bzip2,
@@ -41,18 +43,18 @@ enum Compression {
     Parquet,
 }
 
-impl Compression {
-    fn sniff(head: &[u8]) -> Compression {
+impl FileKind {
+    fn sniff(head: &[u8]) -> FileKind {
         match head {
-            [0x1f, 0x8b, ..] => Compression::Gzip,
-            [b'B', b'Z', b'h', ..] => Compression::Bzip2,
+            [0x1f, 0x8b, ..] => FileKind::Gzip,
+            [b'B', b'Z', b'h', ..] => FileKind::Bzip2,
             // A zstd frame, or a skippable frame (0x184D2A50 to 0x184D2A5F,
             // little-endian) before one: pzstd and the seekable format
             // start so; the decoder skips them.
-            [0x28, 0xb5, 0x2f, 0xfd, ..] | [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..] => Compression::Zstd,
-            [b'P', b'K', 3, 4, ..] | [b'P', b'K', 5, 6, ..] => Compression::Zip,
-            [b'P', b'A', b'R', b'1', ..] => Compression::Parquet,
-            _ => Compression::Plain,
+            [0x28, 0xb5, 0x2f, 0xfd, ..] | [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..] => FileKind::Zstd,
+            [b'P', b'K', 3, 4, ..] | [b'P', b'K', 5, 6, ..] => FileKind::Zip,
+            [b'P', b'A', b'R', b'1', ..] => FileKind::Parquet,
+            _ => FileKind::Plain,
         }
     }
 }
@@ -332,20 +334,16 @@ fn read_one(
     path: Option<&Path>,
 ) -> io::Result<()> {
     let mut buffered = BufReader::with_capacity(256 * 1024, raw);
-    let compression = Compression::sniff(buffered.fill_buf()?);
-    match compression {
-        Compression::Plain => chunker.stream(name, &mut buffered),
-        Compression::Gzip => {
-            chunker.stream(name, &mut flate2::bufread::MultiGzDecoder::new(buffered))
-        }
-        Compression::Bzip2 => {
-            chunker.stream(name, &mut bzip2::bufread::MultiBzDecoder::new(buffered))
-        }
-        Compression::Zstd => {
+    let kind = FileKind::sniff(buffered.fill_buf()?);
+    match kind {
+        FileKind::Plain => chunker.stream(name, &mut buffered),
+        FileKind::Gzip => chunker.stream(name, &mut flate2::bufread::MultiGzDecoder::new(buffered)),
+        FileKind::Bzip2 => chunker.stream(name, &mut bzip2::bufread::MultiBzDecoder::new(buffered)),
+        FileKind::Zstd => {
             let mut decoder = zstd::stream::read::Decoder::with_buffer(buffered)?;
             chunker.stream(name, &mut decoder)
         }
-        Compression::Zip => match path {
+        FileKind::Zip => match path {
             Some(path) => {
                 // Read again from the start, and counted there.
                 chunker.uncount(buffered.buffer().len());
@@ -353,7 +351,7 @@ fn read_one(
             }
             None => read_zip_stream(chunker, name, &mut buffered),
         },
-        Compression::Parquet => match path {
+        FileKind::Parquet => match path {
             Some(path) => {
                 let size = std::fs::metadata(path).map_or(0, |m| m.len());
                 // The reader opens the file itself and is counted in

@@ -17,6 +17,7 @@ use shakmaty::{
     san::{San, Suffix},
 };
 
+use super::Place;
 use super::limits::Limits;
 use super::tag_line::{TagPair, is_space, tag_pairs, trim_line};
 use crate::excerpt::excerpt;
@@ -24,24 +25,20 @@ use crate::excerpt::excerpt;
 /// Why a game could not be read.
 #[derive(Clone, Debug, Eq, PartialEq, thiserror::Error)]
 pub enum SyntaxError {
-    #[error(
-        "line {line}: unterminated comment: the {{ opened here is not closed before the game ends"
-    )]
-    UnterminatedComment { line: u64 },
-    #[error(
-        "line {line}: unterminated variation: the ( opened here is not closed before the game ends"
-    )]
-    UnterminatedVariation { line: u64 },
-    #[error("line {line}: ) without a matching (")]
-    UnmatchedParenthesis { line: u64 },
-    #[error("line {line}: unknown token \"{token}\"")]
-    UnknownToken { line: u64, token: String },
-    #[error("line {line}: malformed tag line \"{text}\"")]
-    MalformedTag { line: u64, text: String },
-    #[error("line {line}: comment longer than {limit} bytes (--max-comment-bytes)")]
-    CommentTooLong { line: u64, limit: usize },
-    #[error("line {line}: token longer than {MAX_TOKEN_BYTES} bytes")]
-    TokenTooLong { line: u64 },
+    #[error("{at}: unterminated comment: the {{ opened here is not closed before the game ends")]
+    UnterminatedComment { at: Place },
+    #[error("{at}: unterminated variation: the ( opened here is not closed before the game ends")]
+    UnterminatedVariation { at: Place },
+    #[error("{at}: ) without a matching (")]
+    UnmatchedParenthesis { at: Place },
+    #[error("{at}: unknown token \"{token}\"")]
+    UnknownToken { at: Place, token: String },
+    #[error("{at}: malformed tag line \"{text}\"")]
+    MalformedTag { at: Place, text: String },
+    #[error("{at}: comment longer than {limit} bytes (--max-comment-bytes)")]
+    CommentTooLong { at: Place, limit: usize },
+    #[error("{at}: token longer than {MAX_TOKEN_BYTES} bytes")]
+    TokenTooLong { at: Place },
 }
 
 /// The PGN standard's limit on a token (section 7).
@@ -78,12 +75,12 @@ fn is_token_end(byte: u8) -> bool {
     )
 }
 
-/// Reads the game in `text`, whose first line is line `first_line` of its
+/// Reads the game in `text`, whose first line is at `first` in its
 /// source, into `visitor`. `headerless` says the framer found no tag
 /// section: then the text is only a game if its first token is PGN.
 pub fn read_game<V: Visitor>(
     text: &[u8],
-    first_line: u64,
+    first: Place,
     headerless: bool,
     limits: &Limits,
     visitor: &mut V,
@@ -91,7 +88,7 @@ pub fn read_game<V: Visitor>(
     let mut game = Game {
         text,
         pos: 0,
-        first_line,
+        first,
         limits,
     };
     if headerless && !game.starts_like_movetext() {
@@ -108,7 +105,7 @@ pub fn read_game<V: Visitor>(
 /// movetext: whatever the text holds, it is this one game.
 pub fn read_movetext<'t, V: Visitor>(
     text: &[u8],
-    first_line: u64,
+    first: Place,
     tags: impl Iterator<Item = (&'t [u8], &'t [u8])>,
     limits: &Limits,
     visitor: &mut V,
@@ -116,7 +113,7 @@ pub fn read_movetext<'t, V: Visitor>(
     let mut game = Game {
         text,
         pos: 0,
-        first_line,
+        first,
         limits,
     };
     match game.read_with(visitor, Some(tags)) {
@@ -128,7 +125,7 @@ pub fn read_movetext<'t, V: Visitor>(
 struct Game<'a> {
     text: &'a [u8],
     pos: usize,
-    first_line: u64,
+    first: Place,
     limits: &'a Limits,
 }
 
@@ -144,8 +141,9 @@ macro_rules! visit {
 }
 
 impl<'a> Game<'a> {
-    fn line_at(&self, pos: usize) -> u64 {
-        self.first_line + memchr::memchr_iter(b'\n', &self.text[..pos]).count() as u64
+    fn line_at(&self, pos: usize) -> Place {
+        self.first
+            .down(memchr::memchr_iter(b'\n', &self.text[..pos]).count() as u64)
     }
 
     fn read<V: Visitor>(&mut self, visitor: &mut V) -> Result<V::Output, SyntaxError> {
@@ -213,7 +211,7 @@ impl<'a> Game<'a> {
                         }
                         Err(()) => {
                             return Err(SyntaxError::MalformedTag {
-                                line: self.line_at(line_start),
+                                at: self.line_at(line_start),
                                 text: excerpt(line),
                             });
                         }
@@ -277,12 +275,12 @@ impl<'a> Game<'a> {
                     let body = &text[open + 1..];
                     let Some(close) = memchr::memchr(b'}', body) else {
                         return Err(SyntaxError::UnterminatedComment {
-                            line: self.line_at(open),
+                            at: self.line_at(open),
                         });
                     };
                     if close > self.limits.max_comment_bytes {
                         return Err(SyntaxError::CommentTooLong {
-                            line: self.line_at(open),
+                            at: self.line_at(open),
                             limit: self.limits.max_comment_bytes,
                         });
                     }
@@ -301,7 +299,7 @@ impl<'a> Game<'a> {
                 b')' => {
                     if depth == 0 {
                         return Err(SyntaxError::UnmatchedParenthesis {
-                            line: self.line_at(self.pos),
+                            at: self.line_at(self.pos),
                         });
                     }
                     depth -= 1;
@@ -324,7 +322,7 @@ impl<'a> Game<'a> {
         }
         if depth > 0 {
             return Err(SyntaxError::UnterminatedVariation {
-                line: self.line_at(variation_start),
+                at: self.line_at(variation_start),
             });
         }
         Ok(ControlFlow::Continue(()))
@@ -343,7 +341,7 @@ impl<'a> Game<'a> {
             .position(|b| b.is_ascii_whitespace() || matches!(b, b'{' | b'(' | b')'))
             .map_or(self.text.len(), |n| start + n);
         SyntaxError::UnknownToken {
-            line: self.line_at(start),
+            at: self.line_at(start),
             token: excerpt(&self.text[start..end.max(word_end)]),
         }
     }
@@ -443,7 +441,7 @@ impl<'a> Game<'a> {
                 let end = self.token_end(start);
                 if end - start > MAX_TOKEN_BYTES {
                     return Err(SyntaxError::TokenTooLong {
-                        line: self.line_at(start),
+                        at: self.line_at(start),
                     });
                 }
                 let mut word = &text[start..end];

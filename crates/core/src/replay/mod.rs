@@ -237,7 +237,7 @@ impl Default for GameReplayer {
 /// Text without tags that is not PGN either: skipped, and reported.
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct NotPgn {
-    pub line: u64,
+    pub at: crate::input::Place,
     pub excerpt: String,
 }
 
@@ -321,8 +321,8 @@ impl GameReplayer {
             self.last_comments = [None, None];
             let limits = self.limits;
             let read = match tags {
-                Some(table) => pgn::read_movetext(text, span.line, table.tags(i), &limits, self),
-                None => pgn::read_game(text, span.line, span.headerless, &limits, self),
+                Some(table) => pgn::read_movetext(text, span.at, table.tags(i), &limits, self),
+                None => pgn::read_game(text, span.at, span.headerless, &limits, self),
             };
             match read {
                 pgn::Read::Game(mut record) => {
@@ -333,7 +333,7 @@ impl GameReplayer {
                 }
                 pgn::Read::Broken(error) => records.push(self.abandon(&error)),
                 pgn::Read::NotPgn => not_pgn.push(NotPgn {
-                    line: span.line,
+                    at: span.at,
                     excerpt: first_line_excerpt(text),
                 }),
             }

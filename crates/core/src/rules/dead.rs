@@ -50,7 +50,11 @@ pub enum Deadness {
     InsufficientMaterial,
     /// Dead, as only a search shows (blocked pawns, forced captures).
     DeadBySearch,
-    /// A mate is still possible, or the filter found no reason to search.
+    /// Not shown dead: the search found a helpmate, or the filter saw no
+    /// reason to search (a side keeps mating material in a position
+    /// without frozen pawns or forced lines; docs/rules.md says where the
+    /// filter can be wrong). Never a claim the search did not make about
+    /// a dead position.
     Alive,
     /// The search gave up.
     Unknown,

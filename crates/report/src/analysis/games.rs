@@ -309,10 +309,6 @@ pub fn time_classes_from(df: &DataFrame) -> Result<TimeClasses> {
 /// Upper ends, in seconds, of the clock bins; the last bin is open.
 pub const CLOCK_EDGES: [f32; 5] = [10.0, 30.0, 60.0, 180.0, 600.0];
 
-pub fn clock_bin(seconds: f32) -> usize {
-    CLOCK_EDGES.iter().take_while(|&&e| seconds >= e).count()
-}
-
 pub fn clock_label(bin: usize) -> String {
     let show = |s: f32| {
         if s >= 60.0 {
@@ -490,8 +486,6 @@ mod tests {
         assert_eq!(gap_bin(400), 6);
         assert_eq!(gap_label(0), "0–49");
         assert_eq!(gap_label(6), "≥ 400");
-        assert_eq!(clock_bin(9.9), 0);
-        assert_eq!(clock_bin(10.0), 1);
         assert_eq!(clock_label(0), "under 10 s");
         assert_eq!(clock_label(5), "10 min or more");
     }

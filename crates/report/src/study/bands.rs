@@ -99,15 +99,6 @@ impl BandScheme {
             (None, None) => "all".to_string(),
         }
     }
-
-    /// The lower edge of a band, for sorting and axes.
-    pub fn lower_edge(&self, band: Band) -> Option<u16> {
-        match band {
-            Band::Rated(0) => Some(0),
-            Band::Rated(i) => self.edges.get(i as usize - 1).copied(),
-            Band::Unrated | Band::Apart | Band::Implausible => None,
-        }
-    }
 }
 
 #[cfg(test)]
