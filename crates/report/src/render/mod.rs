@@ -8,5 +8,6 @@ pub mod format_audit;
 pub mod html;
 pub mod palette;
 pub mod sections;
+pub mod studies;
 pub mod text;
 pub mod views;

@@ -1,0 +1,295 @@
+//! The rule study (`remis sofia`) and the scoring study (`remis scoring`)
+//! for the terminal and as JSON documents for notebooks and scripts; the
+//! report's sections render the same studies as HTML.
+
+use std::io::Write;
+
+use remis_core::rules::DrawType;
+
+use crate::analysis::rule_study::{self, Measure};
+use crate::analysis::scoring;
+use crate::render::format::percent;
+use crate::render::text;
+use crate::study::Proportion;
+
+fn effect_json(e: Option<&rule_study::Effect>) -> serde_json::Value {
+    match e {
+        None => serde_json::Value::Null,
+        Some(e) => serde_json::json!({
+            "estimate": e.estimate,
+            "ci95_low": e.interval.map(|i| i.0),
+            "ci95_high": e.interval.map(|i| i.1),
+        }),
+    }
+}
+
+fn group_json(g: &rule_study::GroupStats, limits: [u32; 2]) -> serde_json::Value {
+    let mut m = serde_json::Map::new();
+    m.insert("games".into(), g.games.into());
+    for measure in Measure::all() {
+        let p = g.share(measure);
+        m.insert(
+            measure.label(limits),
+            serde_json::json!({"count": p.successes, "share": p.rate()}),
+        );
+    }
+    m.insert(
+        "mean_draw_moves".into(),
+        g.mean_draw_moves().map(|t| t.0).into(),
+    );
+    for kind in DrawType::ALL {
+        m.insert(
+            format!("draws_{}", kind.as_str()),
+            g.draw_type_share(kind).successes.into(),
+        );
+    }
+    serde_json::Value::Object(m)
+}
+
+/// The rule study as one JSON document.
+pub fn rule_study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
+    let limits = study.short_limits;
+    serde_json::json!({
+        "short_draw_limits": limits,
+        "regimes": study.regimes.iter().map(|(r, g)| (r.as_str().to_string(), group_json(g, limits))).collect::<serde_json::Map<_, _>>(),
+        "draw_rate_ci95_by_player": study.by_player.iter().map(|(r, ci)| (r.as_str().to_string(), serde_json::json!(ci))).collect::<serde_json::Map<_, _>>(),
+        "rule_editions_draw_rate_ci95_by_player": study.rule_by_player,
+        "effects": study.effects.iter().map(|(m, raw, adj)| serde_json::json!({
+            "measure": m.label(limits), "raw": effect_json(raw.as_ref()), "adjusted": effect_json(adj.as_ref())
+        })).collect::<Vec<_>>(),
+        "changes": study.changes.iter().map(|c| serde_json::json!({
+            "series": c.series, "regimes": c.regimes.iter().map(|r| r.as_str()).collect::<Vec<_>>(),
+            "after_years": c.after_years, "before_years": c.before_years, "editions": c.editions,
+            "after": group_json(&c.after, limits), "before": group_json(&c.before, limits),
+            "control_after": group_json(&c.control_after, limits), "control_before": group_json(&c.control_before, limits),
+            "effects": c.effects.iter().map(|(m, raw, adj)| serde_json::json!({
+                "measure": m.label(limits), "raw": effect_json(Some(raw)), "adjusted": effect_json(adj.as_ref())
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "editions": study.editions.iter().map(|e| serde_json::json!({
+            "series": e.series, "year": e.year, "regime": e.regime.as_str(),
+            "games": e.total.games, "draws": e.total.draws, "agreed": e.total.agreed,
+            "rounds_seen": e.rounds_seen, "last_round": e.last_round, "players": e.players,
+            "inferred": e.inferred,
+            "expected_games": e.expected_games(),
+        })).collect::<Vec<_>>(),
+        "fast_games_left_out": study.fast_games_left_out,
+    })
+}
+
+/// The rule study for the terminal; `filters` describes the filters in
+/// force, for the message when no event of the catalogue is there.
+pub fn write_rule_study(
+    out: &mut dyn Write,
+    study: &rule_study::RuleStudy,
+    filters: &[String],
+) -> std::io::Result<()> {
+    if study.is_empty() {
+        writeln!(
+            out,
+            "no games of the catalogue's events in these tables ({})",
+            filters.join(", ")
+        )?;
+        writeln!(
+            out,
+            "\nThe study compares elite over-the-board events played under rules against short\n\
+             draws (M-Tel Masters Sofia 2005-09, Bilbao, Nanjing, the London Chess Classic) with\n\
+             comparable events without them (Corus/Tata Steel, Linares, Dortmund, Tal Memorial,\n\
+             Biel). It needs those events' games: classify a collection that holds them, such as\n\
+             the players' files of pgnmentor.com or The Week in Chess issues of those years, e.g.\n\
+             \n    remis classify players/ --dedup --out masters && remis sofia masters --dedup\n\
+             \n`remis sofia --events FILE` takes your own catalogue (data/events.toml is the format).\n\
+             `make sofia-demo` shows the output on generated games with a made-up catalogue."
+        )?;
+        return Ok(());
+    }
+    let limits = study.short_limits;
+    write!(out, "{:<40} {:>7}", "regime", "games")?;
+    for m in Measure::all() {
+        write!(out, "  {:<24}", m.label(limits))?;
+    }
+    writeln!(out, "  mean draw length")?;
+    let rule = study.rule_games();
+    for (label, g) in study
+        .regimes
+        .iter()
+        .map(|(r, g)| (r.label(), g))
+        .chain(std::iter::once(("All rule editions", &rule)))
+    {
+        write!(out, "{label:<40} {:>7}", g.games)?;
+        for m in Measure::all() {
+            write!(out, "  {:<24}", cell(g.share(m)))?;
+        }
+        let mean = g.mean_draw_moves().map_or("–".into(), |(m, lo, hi)| {
+            format!("{m:.1} ({lo:.1}–{hi:.1})")
+        });
+        writeln!(out, "  {mean}")?;
+    }
+    writeln!(
+        out,
+        "\nrule minus control, percentage points (95% bootstrap interval over editions):"
+    )?;
+    for (m, raw, adjusted) in &study.effects {
+        writeln!(
+            out,
+            "  {:<24} raw {:<28} strength-adjusted {}",
+            m.label(limits),
+            text::effect(raw.as_ref()),
+            text::effect(adjusted.as_ref())
+        )?;
+    }
+    if study.changes.is_empty() {
+        writeln!(
+            out,
+            "\nno series in these tables has editions with and without a rule: no difference in differences"
+        )?;
+    }
+    for c in &study.changes {
+        let years = |y: &[i16]| {
+            y.iter()
+                .map(|y| y.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        writeln!(
+            out,
+            "\n{} ({}): with the rule {}, without {}; editions {} / {} / controls {} and {}",
+            c.series,
+            c.rules_label(),
+            years(&c.after_years),
+            years(&c.before_years),
+            c.editions[0],
+            c.editions[1],
+            c.editions[2],
+            c.editions[3]
+        )?;
+        for (m, raw, adjusted) in &c.effects {
+            writeln!(
+                out,
+                "  difference in differences, {:<24} raw {:<28} strength-adjusted {}",
+                m.label(limits),
+                text::effect(Some(raw)),
+                text::effect(adjusted.as_ref())
+            )?;
+        }
+    }
+    if study.fast_games_left_out > 0 {
+        writeln!(
+            out,
+            "\n{} games of these events left out: rapid, blitz, blindfold or simul by name",
+            study.fast_games_left_out
+        )?;
+    }
+    writeln!(
+        out,
+        "\nWhat this means: {}",
+        crate::render::sections::RULE_STUDY_MEANING
+    )?;
+    writeln!(
+        out,
+        "\nWhat it cannot show: {}",
+        crate::render::sections::RULE_STUDY_LIMITS
+    )?;
+    Ok(())
+}
+
+/// A share with its 95% Wilson interval, in percent.
+pub fn cell(p: Proportion) -> String {
+    match (p.rate(), p.wilson95()) {
+        (Some(r), Some((lo, hi))) => {
+            format!("{} ({:.1}–{:.1})", percent(r), lo * 100.0, hi * 100.0)
+        }
+        _ => "–".into(),
+    }
+}
+
+/// The scoring study as one JSON document.
+pub fn scoring_json(study: &scoring::ScoringStudy) -> serde_json::Value {
+    serde_json::json!({
+        "events": study.events,
+        "large_events_left_out": study.large_events,
+        "incomplete_events_left_out": study.incomplete_events,
+        "small_events_left_out": study.small_events,
+        "crosstable_min_games": scoring::CROSSTABLE_MIN_GAMES,
+        "large_event_games_left_out": study.large_event_games,
+        "standings_max_games": scoring::STANDINGS_MAX_GAMES,
+        "plus_remise_draws": study.plus_remise_draws.iter().map(|((winner, rule), n)| {
+            serde_json::json!({"winner": winner, "rule": rule,
+                               "rule_name": scoring::rule_name(*rule), "games": n})
+        }).collect::<Vec<_>>(),
+        "changes": study.changes.iter().map(|(system, c)| {
+            serde_json::json!({
+                "system": system.label(),
+                "different_winner": c.different_winner,
+                "places_moved": c.places_moved,
+                "examples": c.examples.iter().map(|e| {
+                    serde_json::json!({"event": e.event, "year": e.year,
+                                       "label": e.event_label(),
+                                       "classical": e.classical, "other": e.other})
+                }).collect::<Vec<_>>(),
+            })
+        }).collect::<Vec<_>>(),
+    })
+}
+
+/// The scoring study for the terminal.
+pub fn write_scoring(out: &mut dyn Write, study: &scoring::ScoringStudy) -> std::io::Result<()> {
+    let draws: u64 = study.plus_remise_draws.values().sum();
+    writeln!(out, "plus-remise: {draws} drawn games decided by material")?;
+    for ((winner, rule), n) in &study.plus_remise_draws {
+        writeln!(
+            out,
+            "  {winner} wins, {}: {n} ({})",
+            scoring::rule_name(*rule),
+            percent(*n as f64 / draws.max(1) as f64)
+        )?;
+    }
+    writeln!(
+        out,
+        "event standings ({} events, by Event tag and year), against classical scoring:",
+        study.events
+    )?;
+    if study.incomplete_events > 0 {
+        writeln!(
+            out,
+            "  not ranked: {} events whose games are not all here (player collections, arenas)",
+            study.incomplete_events
+        )?;
+    }
+    if study.small_events > 0 {
+        writeln!(
+            out,
+            "  not ranked: {} events too small for a crosstable (fewer than {} games, or a player with one)",
+            study.small_events,
+            scoring::CROSSTABLE_MIN_GAMES
+        )?;
+    }
+    if study.large_events > 0 {
+        writeln!(
+            out,
+            "  not ranked: {} events of more than {} games ({} games), pools rather than events",
+            study.large_events,
+            scoring::STANDINGS_MAX_GAMES,
+            study.large_event_games
+        )?;
+    }
+    for (system, change) in &study.changes {
+        writeln!(
+            out,
+            "  {:<12} different winner in {} events; places moved in all: {}",
+            system.label(),
+            change.different_winner,
+            change.places_moved
+        )?;
+        for e in &change.examples {
+            writeln!(
+                out,
+                "      e.g. {}: {} -> {}",
+                e.event_label(),
+                text::winners(&e.classical),
+                text::winners(&e.other)
+            )?;
+        }
+    }
+    Ok(())
+}
