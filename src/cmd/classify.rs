@@ -1,11 +1,7 @@
 //! `remis classify INPUT... --out DIR`: every game becomes a row of
 //! `DIR/games.parquet`.
 
-use std::{
-    io::IsTerminal,
-    path::{Path, PathBuf},
-    process::ExitCode,
-};
+use std::{io::IsTerminal, path::PathBuf, process::ExitCode};
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -16,12 +12,7 @@ use remis_core::{
     replay::SanResolver,
     rules::{Ending, SearchOptions},
 };
-use remis_table::{
-    format::EventPatterns,
-    parquet_input::ParquetSource,
-    pipeline,
-    writer::{InputStamp, Manifest},
-};
+use remis_table::{format::EventPatterns, parquet_input::ParquetSource, pipeline, shards};
 
 /// Exit status of a run that completed but met damaged input.
 pub const EXIT_DAMAGED: u8 = 1;
@@ -117,122 +108,6 @@ pub struct Args {
     chunk_bytes: usize,
 }
 
-/// Where the table goes: `--out x.parquet` is the file itself, any other
-/// name a folder for `games.parquet`.
-fn table_path(out: &std::path::Path) -> Result<PathBuf> {
-    let is_file_name = out
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("parquet"));
-    if is_file_name && !out.is_dir() {
-        if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent)
-                .with_context(|| format!("creating folder {}", parent.display()))?;
-        }
-        return Ok(out.to_path_buf());
-    }
-    std::fs::create_dir_all(out).with_context(|| format!("creating folder {}", out.display()))?;
-    Ok(out.join("games.parquet"))
-}
-
-/// The shard of an input, below the dataset folder: where the input sits
-/// in what was named (see `input::Resolved::placed`), or below
-/// `--shard-root`, with the PGN, archive and compression suffixes replaced
-/// by `.parquet`.
-fn shard_path(input: &input::Input, placed: &Path, root: Option<&Path>) -> Result<PathBuf> {
-    let placed = match (input, root) {
-        (input::Input::File(path), Some(root)) => {
-            let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-            let (file, root) = (canonical(path), canonical(root));
-            file.strip_prefix(&root)
-                .map(Path::to_path_buf)
-                .map_err(|_| {
-                    anyhow::anyhow!(
-                        "{}: not below --shard-root {}",
-                        path.display(),
-                        root.display()
-                    )
-                })?
-        }
-        _ => placed.to_path_buf(),
-    };
-    // Bytes, not text: a file name need not be UTF-8 (the suffixes are
-    // ASCII, so cutting them keeps the rest as it was).
-    use std::os::unix::ffi::OsStrExt;
-    let name = placed.file_name().map_or(&b"input"[..], |n| n.as_bytes());
-    let mut stem = name;
-    for suffix in [".gz", ".bz2", ".zst", ".zip", ".pgn", ".parquet"] {
-        if stem.len() >= suffix.len()
-            && stem[stem.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
-        {
-            stem = &stem[..stem.len() - suffix.len()];
-        }
-    }
-    // A long name is shortened with a hash, so that it fits; its summary
-    // and temporary names fit themselves the same way.
-    let shard = remis_table::safe_file::fit_name(stem, b".parquet");
-    Ok(placed.with_file_name(shard))
-}
-
-/// The output must never replace an input: `classify in.parquet --out
-/// in.parquet` would lose the user's data (also through a symlink or a
-/// hard link).
-fn refuse_overwriting_an_input(out: &Path, inputs: &[input::Input]) -> Result<()> {
-    let files = inputs.iter().filter_map(|i| match i {
-        input::Input::File(path) => Some(path.as_path()),
-        input::Input::Stdin => None,
-    });
-    remis_table::safe_file::refuse_input_as_output(out, files)?;
-    Ok(())
-}
-
-/// What to do with a shard that is already there.
-enum Existing {
-    /// None there, or one from this same input: (re)write it.
-    Write,
-    /// One from this input, current (same size, time and remis): skip it
-    /// under --skip-current.
-    Current,
-}
-
-/// Refuses to replace a shard that came from another input (or whose
-/// origin cannot be told); says whether one from this input is current.
-fn check_existing(shard: &Path, input: &input::Input) -> Result<Existing> {
-    if !shard.exists() {
-        return Ok(Existing::Write);
-    }
-    let stamp = match input {
-        input::Input::File(path) => InputStamp::of_path(path),
-        input::Input::Stdin => InputStamp::stdin(),
-    };
-    match Manifest::read(shard)? {
-        None => anyhow::bail!(
-            "{}: a table without a remis manifest is in the way of the shard of {}; \
-             remove it or choose another --out",
-            shard.display(),
-            input.name()
-        ),
-        Some(m) if m.inputs.len() != 1 || m.inputs[0].path != stamp.path => anyhow::bail!(
-            "{}: this shard came from {}, not from {}: two inputs would share it; \
-             refusing to replace it (rename one input, or use --shard-root)",
-            shard.display(),
-            m.inputs
-                .iter()
-                .map(|i| i.path.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
-            stamp.path
-        ),
-        Some(m)
-            if m.inputs[0].same_file(&stamp)
-                && stamp.bytes.is_some()
-                && m.remis == Manifest::new(vec![]).remis =>
-        {
-            Ok(Existing::Current)
-        }
-        Some(_) => Ok(Existing::Write),
-    }
-}
-
 pub fn run(args: Args) -> Result<ExitCode> {
     super::filters::use_player_aliases(args.player_aliases.as_deref())?;
     let resolved = input::resolve(&args.inputs, &ParquetSource)?;
@@ -290,8 +165,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let summarize = !args.no_summary;
     if !args.shard_per_input {
-        let out = table_path(&args.out)?;
-        refuse_overwriting_an_input(&out, &inputs)?;
+        let out = shards::table_path(&args.out)?;
+        shards::refuse_overwriting_an_input(&out, &inputs)?;
         let damaged = classify_into(&inputs, &out, &options, summarize)?;
         return Ok(exit(damaged, args.allow_damaged));
     }
@@ -301,9 +176,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut shards = std::collections::BTreeMap::new();
     let mut planned = Vec::with_capacity(inputs.len());
     for (input, placed) in inputs.iter().zip(&placed) {
-        let shard = args
-            .out
-            .join(shard_path(input, placed, args.shard_root.as_deref())?);
+        let shard = args.out.join(shards::shard_path(
+            input,
+            placed,
+            args.shard_root.as_deref(),
+        )?);
         if let Some(other) = shards.insert(shard.clone(), input.name()) {
             anyhow::bail!(
                 "{} and {} would both write the shard {}: rename one, or use --shard-root",
@@ -312,13 +189,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 shard.display()
             );
         }
-        refuse_overwriting_an_input(&shard, &inputs)?;
+        shards::refuse_overwriting_an_input(&shard, &inputs)?;
         planned.push(shard);
     }
     let (mut damaged, mut failed, mut current) = (false, Vec::new(), 0);
     for (input, shard) in inputs.iter().zip(&planned) {
-        let written = check_existing(shard, input).and_then(|existing| match existing {
-            Existing::Current if args.skip_current => {
+        let written = shards::check_existing(shard, input).and_then(|existing| match existing {
+            shards::Existing::Current if args.skip_current => {
                 current += 1;
                 Ok(false)
             }

@@ -6,7 +6,9 @@ use regex::Regex;
 
 use std::path::PathBuf;
 
-use remis_report::analysis::table::{DEFAULT_MAX_GAP, Play};
+use remis_report::analysis::table::{
+    DEFAULT_BAND_WIDTH, DEFAULT_MAX_GAP, DEFAULT_SHORT_DRAWS, Play,
+};
 use remis_report::analysis::{self, Filters, Loaded, Settings, Source};
 use remis_report::study::events::EventCatalogue;
 use remis_report::study::{BandScheme, EloBasis, EventPatterns};
@@ -40,7 +42,7 @@ pub struct FilterArgs {
     #[arg(long, default_value_t = DEFAULT_MAX_GAP)]
     max_gap: u16,
     /// Width of rating bands in Elo points.
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, default_value_t = DEFAULT_BAND_WIDTH, value_parser = clap::value_parser!(u16).range(1..))]
     band_width: u16,
     /// Explicit band edges instead of a width, e.g. 2100,2300,2500.
     #[arg(long, value_delimiter = ',')]
@@ -88,7 +90,7 @@ pub struct FilterArgs {
     #[arg(long, value_enum)]
     play: Option<PlayArg>,
     /// The two short-draw limits in moves, e.g. 20,30 (Sonas uses < 25).
-    #[arg(long, value_delimiter = ',', num_args = 2, default_values_t = [20u32, 30])]
+    #[arg(long, value_delimiter = ',', num_args = 2, default_values_t = DEFAULT_SHORT_DRAWS)]
     short_draw_moves: Vec<u32>,
 }
 

@@ -11,7 +11,9 @@
 //! - [`safe_file`]: the one way remis writes a file (and opens one it
 //!   reads back);
 //! - [`pipeline`]: the classify stage, wiring core's reader and replay
-//!   across threads into the writer.
+//!   across threads into the writer;
+//! - [`shards`]: where classify writes (one table, or a shard per input)
+//!   and when a shard already there may be replaced.
 
 pub mod dedup;
 pub mod format;
@@ -21,4 +23,5 @@ pub mod players;
 pub mod ratings;
 pub mod safe_file;
 pub mod schema;
+pub mod shards;
 pub mod writer;

@@ -54,7 +54,7 @@ impl Default for Filters {
             min_elo: None,
             basis: EloBasis::Close,
             max_gap: DEFAULT_MAX_GAP,
-            bands: BandScheme::width(100),
+            bands: BandScheme::width(DEFAULT_BAND_WIDTH),
             time_class: None,
             event: None,
             exclude_event: None,
@@ -62,7 +62,7 @@ impl Default for Filters {
             dedup: false,
             no_bots: false,
             play: None,
-            short_draws: [20, 30],
+            short_draws: DEFAULT_SHORT_DRAWS,
             mix_formats: false,
         }
     }
@@ -223,6 +223,12 @@ pub const BAND_IMPLAUSIBLE: i32 = -2;
 
 /// The largest rating gap of a game in a band under `EloBasis::Close`.
 pub const DEFAULT_MAX_GAP: u16 = 200;
+
+/// The default width of rating bands, in Elo points.
+pub const DEFAULT_BAND_WIDTH: u16 = 100;
+
+/// The default short-draw limits, in moves.
+pub const DEFAULT_SHORT_DRAWS: [u32; 2] = [20, 30];
 
 /// Whether a rating is plausible for the game's rating system (the
 /// table's `ratings` column) and year: [`remis_table::ratings::plausible`]
