@@ -1,3 +1,5 @@
+//! One module per subcommand: each parses its flags and calls the crates.
+
 pub mod classify;
 pub mod filters;
 pub mod generate;

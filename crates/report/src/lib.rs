@@ -4,8 +4,8 @@
 //!   kinds and the catalogue of rule regimes;
 //! - [`analysis`]: tables reduced to mergeable counts (summaries) and the
 //!   analyses made from them;
-//! - [`render`]: the HTML report (its sections and charts) and the text
-//!   and JSON tables of `stats`.
+//! - [`render`]: the HTML report (its sections and charts) and the text,
+//!   CSV and JSON of `stats`, `sofia` and `scoring`.
 
 pub mod analysis;
 pub mod render;

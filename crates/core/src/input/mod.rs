@@ -1,6 +1,7 @@
-//! Where games come from: files, folders and standard input; compression
-//! told by magic bytes (gzip, bzip2, zstd, zip members); the byte stream cut
-//! into chunks of whole games for the workers.
+//! Where games come from: files, folders and standard input; what a file
+//! holds told by its magic bytes (gzip, bzip2, zstd, zip members, Parquet);
+//! each input's SHA-256 computed as it is read; the byte stream cut into
+//! chunks of whole games for the workers.
 
 mod chunk;
 mod columnar;

@@ -83,7 +83,8 @@ impl Arbiter {
         // (9.6.2). Fivefold needs at least 16 reversible plies.
         if self.automatic.is_none() {
             let pos = &self.position;
-            let rule = if self.history.reversible_plies() >= 16 && self.history.current_count() >= 5
+            let rule = if self.history.reversible_plies() >= 16
+                && super::fivefold(self.history.current_count())
             {
                 Some(Event::FivefoldRepetition)
             } else if seventy_five_moves(pos.halfmoves(), || pos.is_checkmate()) {

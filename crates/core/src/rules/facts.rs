@@ -75,7 +75,7 @@ impl BoardFacts {
             legal_moves: moves.len().min(usize::from(u16::MAX)) as u16,
             halfmove_clock,
             repetitions,
-            fivefold: repetitions >= 5,
+            fivefold: super::fivefold(repetitions),
             seventy_five_moves: super::seventy_five_moves(halfmove_clock, || checkmate),
             threefold_claimable: threefold_now || threefold_by_move,
             fifty_claimable: fifty_now || fifty_by_move,

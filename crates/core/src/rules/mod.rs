@@ -74,6 +74,14 @@ pub fn seventy_five_moves(halfmove_clock: u32, checkmate: impl FnOnce() -> bool)
     halfmove_clock >= 150 && !checkmate()
 }
 
+/// 9.6.1: the same position for at least the fifth time ends the game.
+/// The one statement of that rule; `occurrences` counts the position
+/// itself.
+#[inline]
+pub const fn fivefold(occurrences: u32) -> bool {
+    occurrences >= 5
+}
+
 /// Why a recorded result contradicts the Laws.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Hash, Ord, PartialOrd)]
 pub enum Mismatch {

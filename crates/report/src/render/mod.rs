@@ -1,6 +1,7 @@
 //! Rendering: the analyses' plain data as HTML sections and SVG charts
-//! (plotters). Text, CSV and JSON for the terminal live with the commands
-//! that print them.
+//! (plotters), and as text, CSV and JSON for the terminal (`views` for
+//! `remis stats`, `studies` for `remis sofia` and `remis scoring`); the
+//! commands only choose and print.
 
 pub mod charts;
 pub mod format;
