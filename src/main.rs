@@ -54,7 +54,7 @@ fn on_interrupt() {
     };
     std::thread::spawn(move || {
         if let Some(signal) = signals.forever().next() {
-            let removed = remis_table::writer::remove_temporaries();
+            let removed = remis_table::safe_file::remove_temporaries();
             let name = if signal == SIGINT {
                 "SIGINT"
             } else {

@@ -14,8 +14,6 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use crate::dedup::normalise_name;
-
 /// The built-in alias table, as shipped.
 pub const ALIASES_TOML: &str = include_str!("../../../data/player_aliases.toml");
 
@@ -181,9 +179,81 @@ fn one_edit_apart(a: &str, b: &str) -> bool {
     }
 }
 
+/// A player's name as "surname initial" (lowercase): "Kasparov, Garry",
+/// "Kasparov,G", "Kasparov, G." and "Garry Kasparov" are all `kasparov g`.
+/// Without a comma, a last token of one or two letters is an initial
+/// ("Carls C"); otherwise the first token is the given name and the rest the
+/// surname ("Mir Sultan Khan" = "Sultan Khan, Mir"). Parenthesised parts
+/// ("(MEX)") are dropped.
+pub fn normalise_name(name: &str) -> String {
+    let mut cleaned = String::with_capacity(name.len());
+    let mut depth = 0u32;
+    for c in name.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            c if depth == 0 => cleaned.push(c),
+            _ => {}
+        }
+    }
+    let words = |s: &str| -> Vec<String> {
+        s.split(|c: char| c.is_whitespace() || c == '.')
+            .filter(|w| !w.is_empty())
+            .map(|w| {
+                w.chars()
+                    .filter(|c| c.is_alphanumeric() || *c == '-')
+                    .flat_map(char::to_lowercase)
+                    .collect::<String>()
+            })
+            .filter(|w| !w.is_empty())
+            .collect()
+    };
+    let (surname, given) = match cleaned.split_once(',') {
+        Some((s, g)) => (words(s), words(g)),
+        None => {
+            let mut tokens = words(&cleaned);
+            match tokens.len() {
+                0 | 1 => (tokens, Vec::new()),
+                _ if tokens.last().is_some_and(|t| t.chars().count() <= 2) => {
+                    let initial = tokens.pop().unwrap_or_default();
+                    (tokens, vec![initial])
+                }
+                _ => {
+                    let first = tokens.remove(0);
+                    (tokens, vec![first])
+                }
+            }
+        }
+    };
+    let mut out = surname.join(" ");
+    if let Some(initial) = given.first().and_then(|g| g.chars().next()) {
+        out.push(' ');
+        out.push(initial);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_player_many_spellings() {
+        for spelling in [
+            "Kasparov, Garry",
+            "Kasparov,G",
+            "Kasparov, G.",
+            "Garry Kasparov",
+            " kasparov,g ",
+        ] {
+            assert_eq!(normalise_name(spelling), "kasparov g", "{spelling}");
+        }
+        assert_ne!(
+            normalise_name("Kasparov, Garry"),
+            normalise_name("Karpov, Anatoly")
+        );
+        assert_eq!(normalise_name("Carlsen"), "carlsen");
+    }
 
     #[test]
     fn given_names_tell_namesakes_apart() {

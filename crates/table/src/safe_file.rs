@@ -89,7 +89,7 @@ impl AtomicFile {
                 .open(&temp)
             {
                 Ok(file) => {
-                    crate::writer::register_temporary(&temp);
+                    register_temporary(&temp);
                     return Ok(AtomicFile {
                         file,
                         temp,
@@ -133,7 +133,7 @@ impl AtomicFile {
         self.file.sync_all().map_err(io_error)?;
         std::fs::rename(&self.temp, &self.target).map_err(io_error)?;
         self.committed = true;
-        crate::writer::forget_temporary(&self.temp);
+        forget_temporary(&self.temp);
         sync_folder(&self.target);
         Ok(())
     }
@@ -164,7 +164,7 @@ impl Drop for AtomicFile {
         if !self.committed {
             // Failed or abandoned: the target stays as it was.
             let _ = std::fs::remove_file(&self.temp);
-            crate::writer::forget_temporary(&self.temp);
+            forget_temporary(&self.temp);
         }
     }
 }
@@ -318,6 +318,38 @@ pub fn refuse_input_as_output<'a>(
         }
     }
     Ok(())
+}
+
+/// Temporary files being written, so that an interrupted run (SIGINT,
+/// SIGTERM) can remove them before it exits.
+static TEMPORARIES: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// Notes a temporary file that must not outlive an interrupted run.
+pub fn register_temporary(path: &Path) {
+    if let Ok(mut list) = TEMPORARIES.lock() {
+        list.push(path.to_path_buf());
+    }
+}
+
+/// The temporary file is gone (renamed over its table, or removed).
+pub fn forget_temporary(path: &Path) {
+    if let Ok(mut list) = TEMPORARIES.lock() {
+        list.retain(|p| p != path);
+    }
+}
+
+/// Removes every temporary file still being written; returns them. For
+/// the signal handler: the tables they would have replaced stay as they
+/// were.
+pub fn remove_temporaries() -> Vec<std::path::PathBuf> {
+    let Ok(mut list) = TEMPORARIES.lock() else {
+        return Vec::new();
+    };
+    let removed: Vec<_> = list
+        .drain(..)
+        .filter(|p| std::fs::remove_file(p).is_ok())
+        .collect();
+    removed
 }
 
 #[cfg(test)]

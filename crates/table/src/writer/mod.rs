@@ -555,38 +555,6 @@ impl ParquetSink {
     }
 }
 
-/// Temporary files being written, so that an interrupted run (SIGINT,
-/// SIGTERM) can remove them before it exits.
-static TEMPORARIES: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
-
-/// Notes a temporary file that must not outlive an interrupted run.
-pub fn register_temporary(path: &Path) {
-    if let Ok(mut list) = TEMPORARIES.lock() {
-        list.push(path.to_path_buf());
-    }
-}
-
-/// The temporary file is gone (renamed over its table, or removed).
-pub fn forget_temporary(path: &Path) {
-    if let Ok(mut list) = TEMPORARIES.lock() {
-        list.retain(|p| p != path);
-    }
-}
-
-/// Removes every temporary file still being written; returns them. For
-/// the signal handler: the tables they would have replaced stay as they
-/// were.
-pub fn remove_temporaries() -> Vec<std::path::PathBuf> {
-    let Ok(mut list) = TEMPORARIES.lock() else {
-        return Vec::new();
-    };
-    let removed: Vec<_> = list
-        .drain(..)
-        .filter(|p| std::fs::remove_file(p).is_ok())
-        .collect();
-    removed
-}
-
 /// Removes the temporary files of `path` (`.NAME.PID-RANDOM.tmp`) whose
 /// process is no longer running (Linux's /proc tells); says so on
 /// standard error.
