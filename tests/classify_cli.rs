@@ -56,6 +56,24 @@ fn classify_expecting(args: &[&str], out: &Path, status: i32) -> (Output, DataFr
     (output, read_table(&out.join("games.parquet")))
 }
 
+/// Classifies `pgn` given on standard input into `out`; it must succeed.
+fn classify_stdin(pgn: &[u8], out: &Path) {
+    let mut child = remis()
+        .args(["classify", "-", "--out"])
+        .arg(out)
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(pgn).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 fn last_ends_with(sources: &[Option<String>], suffix: &str) -> bool {
     sources
         .last()
@@ -184,16 +202,7 @@ fn folders_zip_members_and_stdin_keep_input_order() {
     );
 
     // Standard input.
-    let mut child = remis()
-        .args(["classify", "-", "--out"])
-        .arg(dir.join("out-stdin"))
-        .stdin(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(first).unwrap();
-    let status = child.wait_with_output().unwrap();
-    assert!(status.status.success());
+    classify_stdin(first, &dir.join("out-stdin"));
     let table = read_table(&dir.join("out-stdin/games.parquet"));
     assert_eq!(table.height(), count_games(first));
     assert_eq!(strings(&table, "source")[0].as_deref(), Some("-"));
@@ -651,15 +660,7 @@ fn the_manifest_holds_each_sources_sha256_as_stored() {
     );
 
     // Standard input: the digest of the bytes that came in.
-    let mut child = remis()
-        .args(["classify", "-", "--out"])
-        .arg(dir.join("out-stdin"))
-        .stdin(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(&pgn).unwrap();
-    assert!(child.wait_with_output().unwrap().status.success());
+    classify_stdin(&pgn, &dir.join("out-stdin"));
     let manifest = remis_table::writer::Manifest::read(&dir.join("out-stdin/games.parquet"))
         .unwrap()
         .expect("a manifest");
