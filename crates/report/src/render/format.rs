@@ -70,6 +70,102 @@ fn is_plain_number(cell: &str) -> bool {
         && fraction.is_none_or(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// A column of a [`PageTable`], declared once for the page and the CSV: its
+/// heading on the page and its name in the CSV. A column may be on the
+/// page only (a share the page works out from the counts) or in the CSV
+/// only (an interval's bounds, which the page writes in one cell).
+#[derive(Copy, Clone, Debug)]
+pub enum Col<'a> {
+    /// On both: the page's heading, the CSV's name.
+    Both(&'a str, &'a str),
+    /// On the page only.
+    Page(&'a str),
+    /// In the CSV only.
+    Csv(&'a str),
+}
+
+/// A table of the page with its CSV download, whose header is declared
+/// once ([`Col`]). The first page column is a left-aligned label; the
+/// others are numbers.
+///
+/// ```
+/// use remis_report::render::format::{Col, PageTable};
+///
+/// let mut table = PageTable::new("games.csv", &[Col::Both("Kind", "kind"), Col::Both("Games", "games"), Col::Page("Share")]);
+/// table.row(&["Read".into(), "1\u{202f}000".into(), "100%".into()], vec!["read".into(), "1000".into()]);
+/// let mut page = String::new();
+/// table.finish(&mut page);
+/// assert!(page.starts_with("<table><tr><th class=\"l\">Kind</th><th>Games</th><th>Share</th></tr>"));
+/// assert!(page.contains("download=\"games.csv\""));
+/// ```
+pub struct PageTable<'a> {
+    file: &'a str,
+    names: Vec<&'a str>,
+    page: String,
+    csv: Vec<Vec<String>>,
+}
+
+impl<'a> PageTable<'a> {
+    /// Opens the table on the page with its header row.
+    pub fn new(file: &'a str, columns: &[Col<'a>]) -> PageTable<'a> {
+        let mut page = String::from("<table><tr>");
+        let mut names = Vec::with_capacity(columns.len());
+        let mut first = true;
+        for column in columns {
+            let heading = match *column {
+                Col::Both(heading, name) => {
+                    names.push(name);
+                    Some(heading)
+                }
+                Col::Page(heading) => Some(heading),
+                Col::Csv(name) => {
+                    names.push(name);
+                    None
+                }
+            };
+            if let Some(heading) = heading {
+                let class = if std::mem::take(&mut first) {
+                    " class=\"l\""
+                } else {
+                    ""
+                };
+                let _ = write!(page, "<th{class}>{}</th>", escape(heading));
+            }
+        }
+        page.push_str("</tr>");
+        PageTable {
+            file,
+            names,
+            page,
+            csv: Vec::new(),
+        }
+    }
+
+    /// A row: its page cells (text already escaped and formatted, the first
+    /// the label) and its CSV values.
+    pub fn row(&mut self, page: &[String], csv: Vec<String>) {
+        self.page_row(page);
+        self.csv.push(csv);
+    }
+
+    /// A row on the page only (a total the CSV leaves to its reader).
+    pub fn page_row(&mut self, page: &[String]) {
+        self.page.push_str("<tr>");
+        for (i, cell) in page.iter().enumerate() {
+            let class = if i == 0 { " class=\"l\"" } else { "" };
+            let _ = write!(self.page, "<td{class}>{cell}</td>");
+        }
+        self.page.push_str("</tr>");
+    }
+
+    /// Closes the table and adds its CSV download.
+    pub fn finish(self, h: &mut String) {
+        h.push_str(&self.page);
+        h.push_str("</table>\n");
+        h.push_str(&csv_download(self.file, &self.names, &self.csv));
+    }
+}
+
 /// A link that downloads a table as CSV from the page itself (a data:
 /// URI: the page stays one file, with no network and no scripts).
 pub fn csv_download(file: &str, header: &[&str], rows: &[Vec<String>]) -> String {

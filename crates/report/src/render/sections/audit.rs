@@ -4,62 +4,72 @@ use super::*;
 
 pub fn coverage(h: &mut String, coverage: &[(String, u64)], all: &DrawStats, basis: &str) {
     let total: u64 = coverage.iter().map(|(_, n)| n).sum();
-    let _ = write!(
-        h,
+    h.push_str(
         "<section id=\"coverage\">\n<h2>Coverage</h2>\n<p class=\"caption\">Every row of the input tables, and why rows were left out of the rates. \
          Games without both ratings are kept, in the “unrated” band, unless a minimum rating is set; so are games in no band, \
-         counted in the second table.</p>\n\
-         <table><tr><th class=\"l\">Rows</th><th>Games</th><th>Share</th></tr><tr><td class=\"l\">Read</td><td>{}</td><td>100%</td></tr>",
-        thousands(total)
+         counted in the second table.</p>\n",
     );
-    let mut csv = Vec::new();
+    let mut table = PageTable::new(
+        "coverage.csv",
+        &[
+            Col::Both("Rows", "reason"),
+            Col::Both("Games", "rows"),
+            Col::Page("Share"),
+        ],
+    );
+    table.page_row(&["Read".into(), thousands(total), "100%".into()]);
     for (reason, n) in coverage {
-        csv.push(vec![reason.clone(), n.to_string()]);
         let label = if reason == crate::analysis::table::USED {
             "Used in the rates"
         } else {
             reason.as_str()
         };
-        let _ = write!(
-            h,
-            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td></tr>",
-            escape(label),
-            thousands(*n),
-            pct(Proportion::new(*n, total).rate())
+        table.row(
+            &[
+                escape(label),
+                thousands(*n),
+                pct(Proportion::new(*n, total).rate()),
+            ],
+            vec![reason.clone(), n.to_string()],
         );
     }
-    h.push_str("</table>\n");
-    h.push_str(&csv_download("coverage.csv", &["reason", "rows"], &csv));
+    table.finish(h);
     // Games used in the rates but in no rating band, by why.
     let unbanded: Vec<(Band, u64)> = [Band::Unrated, Band::Apart, Band::Implausible]
         .into_iter()
         .map(|b| (b, all.by_band.get(&b).map_or(0, |p| p.n)))
         .collect();
     let used = all.overall().n;
-    let _ = write!(
+    let _ = writeln!(
         h,
         "<p class=\"caption\" id=\"unbanded\">Used games in no rating band (a game's band is {}): they count in \
-         every rate but the bands'.</p>\n<table><tr><th class=\"l\">Used games in no band</th><th>Games</th><th>Share of used</th></tr>",
+         every rate but the bands'.</p>",
         escape(basis)
     );
-    let mut csv = Vec::new();
+    let mut table = PageTable::new(
+        "unbanded.csv",
+        &[
+            Col::Both("Used games in no band", "reason"),
+            Col::Both("Games", "games"),
+            Col::Page("Share of used"),
+        ],
+    );
     for (band, n) in unbanded {
         let why = match band {
             Band::Unrated => "unrated (a rating missing)",
             Band::Apart => "players further apart than the band definition allows",
             _ => "a rating implausible for its system and year",
         };
-        csv.push(vec![why.to_string(), n.to_string()]);
-        let _ = write!(
-            h,
-            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td></tr>",
-            escape(why),
-            thousands(n),
-            pct(Proportion::new(n, used).rate())
+        table.row(
+            &[
+                escape(why),
+                thousands(n),
+                pct(Proportion::new(n, used).rate()),
+            ],
+            vec![why.to_string(), n.to_string()],
         );
     }
-    h.push_str("</table>\n");
-    h.push_str(&csv_download("unbanded.csv", &["reason", "games"], &csv));
+    table.finish(h);
     h.push_str("</section>\n");
 }
 
