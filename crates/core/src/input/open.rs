@@ -65,7 +65,9 @@ impl FileKind {
 struct Counting<R> {
     inner: R,
     bytes: Arc<AtomicU64>,
-    sha256: sha2::Sha256,
+    /// None for a second read of an input whose digest its first reader
+    /// takes (a zip archive's directory read by position).
+    sha256: Option<sha2::Sha256>,
 }
 
 impl<R: Read> Counting<R> {
@@ -74,25 +76,42 @@ impl<R: Read> Counting<R> {
         Counting {
             inner,
             bytes,
-            sha256: sha2::Sha256::new(),
+            sha256: Some(sha2::Sha256::new()),
         }
     }
 
-    /// The digest of the whole input: what the games' reader left unread
-    /// (a zip archive's or a Parquet file's bytes, read by position
-    /// elsewhere; padding after the last frame) is hashed here, uncounted.
+    /// Counted for the progress bar, not hashed.
+    fn unhashed(inner: R, bytes: Arc<AtomicU64>) -> Counting<R> {
+        Counting {
+            inner,
+            bytes,
+            sha256: None,
+        }
+    }
+
+    fn hash(&mut self, bytes: &[u8]) {
+        use sha2::Digest;
+        if let Some(sha256) = &mut self.sha256 {
+            sha256.update(bytes);
+        }
+    }
+
+    /// The digest of the whole input (of a reader made by `new`): what the
+    /// games' reader left unread (a zip archive's or a Parquet file's
+    /// bytes, read by position elsewhere; padding after the last frame) is
+    /// hashed here, uncounted.
     fn finish(mut self) -> io::Result<String> {
         use sha2::Digest;
         let mut buf = vec![0u8; 256 * 1024];
         loop {
             match self.inner.read(&mut buf) {
                 Ok(0) => break,
-                Ok(n) => self.sha256.update(&buf[..n]),
+                Ok(n) => self.hash(&buf[..n]),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e),
             }
         }
-        Ok(hex(&self.sha256.finalize()))
+        Ok(self.sha256.map_or_else(String::new, |h| hex(&h.finalize())))
     }
 }
 
@@ -115,10 +134,9 @@ impl<R: io::Seek> io::Seek for Counting<R> {
 
 impl<R: Read> Read for Counting<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        use sha2::Digest;
         let n = self.inner.read(buf)?;
         self.bytes.fetch_add(n as u64, Ordering::Relaxed);
-        self.sha256.update(&buf[..n]);
+        self.hash(&buf[..n]);
         Ok(n)
     }
 }
@@ -395,7 +413,8 @@ fn read_zip_file(
 ) -> io::Result<()> {
     drop(file);
     // The archive is read again from its start: its directory is at the end.
-    let counted_file = Counting::new(File::open(path)?, chunker.bytes_read.clone());
+    // Hashed by the input's first reader, which reads the file to its end.
+    let counted_file = Counting::unhashed(File::open(path)?, chunker.bytes_read.clone());
     match zip::ZipArchive::new(BufReader::new(counted_file)) {
         Ok(mut archive) => {
             let mut members = 0;
