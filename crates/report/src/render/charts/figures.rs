@@ -369,18 +369,14 @@ pub fn draw_length(stats: &DrawStats, short_draws: [u32; 2]) -> Result<String> {
             .y_label_area_size(70)
             .build_cartesian_2d(0f64..x_end, 0f64..top as f64 * 1.1)
             .map_err(err)?;
-        chart
-            .configure_mesh()
+        let mut mesh = chart.configure_mesh();
+        house_style(&mut mesh)
             .disable_x_mesh()
             .x_desc(x_desc)
             .y_desc("Drawn games")
             .x_labels(16)
             .x_label_formatter(&|x| format!("{:.0}", x))
             .y_label_formatter(&|y| format!("{:.0}", y))
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 14))
-            .light_line_style(RGBColor(0xf2, 0xf2, 0xf2))
-            .bold_line_style(RGBColor(0xdd, 0xdd, 0xdd))
             .draw()
             .map_err(err)?;
         let agreed_color = draw_type_color(DrawType::Agreed);

@@ -56,6 +56,20 @@ fn percent(v: &f64) -> String {
 
 const FONT: &str = "sans-serif";
 
+/// The axes and grid of a chart of numbers against numbers.
+type Mesh<'a, 'b, DB> = plotters::chart::MeshStyle<'a, 'b, RangedCoordf64, RangedCoordf64, DB>;
+
+/// The page's look for a chart's axes and grid: the label sizes and the
+/// light grey lines every chart shares.
+fn house_style<'m, 'a, 'b, DB: DrawingBackend>(
+    mesh: &'m mut Mesh<'a, 'b, DB>,
+) -> &'m mut Mesh<'a, 'b, DB> {
+    mesh.label_style((FONT, 13))
+        .axis_desc_style((FONT, 14))
+        .light_line_style(RGBColor(0xf2, 0xf2, 0xf2))
+        .bold_line_style(RGBColor(0xdd, 0xdd, 0xdd))
+}
+
 /// A chart of years (as numbers, ticks at round years) against a share from
 /// 0 to `top`, with room right of the plot for [`legend_outside`].
 fn year_chart<'a, 'b>(
@@ -94,6 +108,7 @@ fn numeric_chart<'a, 'b>(
         .build_cartesian_2d(x, 0f64..top)
         .map_err(err)?;
     let mut mesh = chart.configure_mesh();
+    house_style(&mut mesh);
     if !x_mesh {
         mesh.disable_x_mesh();
     }
@@ -102,10 +117,6 @@ fn numeric_chart<'a, 'b>(
         .x_labels(x_labels)
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&percent)
-        .label_style((FONT, 13))
-        .axis_desc_style((FONT, 14))
-        .light_line_style(RGBColor(0xf2, 0xf2, 0xf2))
-        .bold_line_style(RGBColor(0xdd, 0xdd, 0xdd))
         .draw()
         .map_err(err)?;
     Ok(chart)
@@ -158,8 +169,8 @@ fn category_chart_with<'a, 'b>(
         .y_label_area_size(60)
         .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..top)
         .map_err(err)?;
-    chart
-        .configure_mesh()
+    let mut mesh = chart.configure_mesh();
+    house_style(&mut mesh)
         .disable_x_mesh()
         .x_desc(x_desc)
         .y_desc(y_desc)
@@ -173,10 +184,6 @@ fn category_chart_with<'a, 'b>(
             }
         })
         .y_label_formatter(&percent)
-        .label_style((FONT, 13))
-        .axis_desc_style((FONT, 14))
-        .light_line_style(RGBColor(0xf2, 0xf2, 0xf2))
-        .bold_line_style(RGBColor(0xdd, 0xdd, 0xdd))
         .draw()
         .map_err(err)?;
     Ok(chart)
