@@ -534,6 +534,36 @@ fn sofia_study_compares_rule_events_with_controls() {
     let low = change["effects"][0]["raw"]["ci95_low"].as_f64().unwrap();
     let high = change["effects"][0]["raw"]["ci95_high"].as_f64().unwrap();
     assert!(low <= raw && raw <= high, "{low} {raw} {high}");
+    // Against the controls: every rule pooled, then Sofia rules on their
+    // own; the raw difference is the rule editions' draw rate minus all
+    // control editions'.
+    let estimates = study["estimates"].as_array().unwrap();
+    assert_eq!(estimates[0]["regime"], "pooled");
+    let sofia = estimates
+        .iter()
+        .find(|e| e["regime"] == "sofia")
+        .expect("a Sofia-only estimate");
+    let controls_n = before_n + control_after_n + control_before_n;
+    let controls_d = before_d + control_after_d + control_before_d;
+    let expected = rule_d / rule_n - controls_d / controls_n;
+    let draws = &sofia["measures"][0];
+    assert_eq!(draws["measure"], "Draw rate");
+    let raw = draws["raw"]["estimate"].as_f64().unwrap();
+    assert!((raw - expected).abs() < 1e-9, "{raw} against {expected}");
+    assert_eq!(draws["raw"]["editions_rule"], 9);
+    assert_eq!(draws["raw"]["editions_control"], 27);
+    for kind in ["raw", "adjusted"] {
+        let e = &draws[kind];
+        let (lo, mid, hi) = (
+            e["ci95_low"].as_f64().unwrap(),
+            e["estimate"].as_f64().unwrap(),
+            e["ci95_high"].as_f64().unwrap(),
+        );
+        assert!(lo <= mid && mid <= hi, "{kind}: {lo} {mid} {hi}");
+    }
+    // The matching is stated: the window and what it kept.
+    assert_eq!(study["match_window"]["years"], 2);
+    assert!(sofia["matched_controls"].as_u64().unwrap() <= 27);
     // The text output says what the estimate means and cannot show.
     let text = remis()
         .args(["sofia", "--events"])
@@ -543,7 +573,10 @@ fn sofia_study_compares_rule_events_with_controls() {
         .unwrap();
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(
-        text.contains("difference in differences") && text.contains("cannot show"),
+        text.contains("difference in differences")
+            && text.contains("cannot show")
+            && text.contains("No draw offers (Sofia rules): 9 rule editions")
+            && text.contains("within pairs"),
         "{text}"
     );
 }

@@ -26,6 +26,7 @@ table { border-collapse: collapse; margin: 10px 0 4px; font-variant-numeric: tab
 th, td { border: 1px solid var(--line); padding: 3px 8px; text-align: right; }
 th { background: #f5f7fa; }
 td.l, th.l { text-align: left; white-space: nowrap; }
+td.note { text-align: left; white-space: normal; }
 td.small { color: #9aa5b1; background: #f8f8f8 !important; font-style: italic; }
 .swatch { display: inline-block; width: 11px; height: 11px; margin-right: 6px; border-radius: 2px; vertical-align: baseline; }
 .wide { overflow-x: auto; }

@@ -23,6 +23,41 @@ fn effect_json(e: Option<&rule_study::Effect>) -> serde_json::Value {
     }
 }
 
+fn stratified_json(s: Option<&rule_study::wild::Stratified>) -> serde_json::Value {
+    match s {
+        None => serde_json::Value::Null,
+        Some(s) => serde_json::json!({
+            "estimate": s.effect.estimate,
+            "ci95_low": s.effect.interval.map(|i| i.0),
+            "ci95_high": s.effect.interval.map(|i| i.1),
+            "editions_rule": s.clusters[0],
+            "editions_control": s.clusters[1],
+            "strata": s.strata,
+            "games_rule": s.games[0],
+            "games_control": s.games[1],
+        }),
+    }
+}
+
+/// One regime's estimates (or every rule's, pooled) as JSON.
+fn estimate_json(e: &rule_study::RegimeEstimate, limits: [u32; 2]) -> serde_json::Value {
+    serde_json::json!({
+        "regime": e.regime.map_or("pooled", |r| r.as_str()),
+        "rule_editions": e.rule_editions,
+        "rule_editions_unmatched": e.unmatched,
+        "matched_controls": e.matched_controls,
+        "all_controls": e.all_controls,
+        "mean_rating": {"rule": e.mean_rating[0], "matched_controls": e.mean_rating[1], "all_controls": e.mean_rating[2]},
+        "years": e.years,
+        "measures": e.measures.iter().map(|m| serde_json::json!({
+            "measure": m.measure.label(limits),
+            "raw": stratified_json(m.raw.as_ref()),
+            "adjusted": stratified_json(m.adjusted.as_ref()),
+            "within_pair": stratified_json(m.within_pair.as_ref()),
+        })).collect::<Vec<_>>(),
+    })
+}
+
 fn group_json(g: &rule_study::GroupStats, limits: [u32; 2]) -> serde_json::Value {
     let mut m = serde_json::Map::new();
     m.insert("games".into(), g.games.into());
@@ -46,6 +81,16 @@ fn group_json(g: &rule_study::GroupStats, limits: [u32; 2]) -> serde_json::Value
     serde_json::Value::Object(m)
 }
 
+/// A group's change in a measure's share between two groups of
+/// editions (`after` minus `before`), when both have games.
+pub fn change(
+    after: &rule_study::GroupStats,
+    before: &rule_study::GroupStats,
+    m: Measure,
+) -> Option<f64> {
+    Some(after.share(m).rate()? - before.share(m).rate()?)
+}
+
 /// The rule study as one JSON document.
 pub fn rule_study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
     let limits = study.short_limits;
@@ -54,8 +99,13 @@ pub fn rule_study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
         "regimes": study.regimes.iter().map(|(r, g)| (r.as_str().to_string(), group_json(g, limits))).collect::<serde_json::Map<_, _>>(),
         "draw_rate_ci95_by_player": study.by_player.iter().map(|(r, ci)| (r.as_str().to_string(), serde_json::json!(ci))).collect::<serde_json::Map<_, _>>(),
         "rule_editions_draw_rate_ci95_by_player": study.rule_by_player,
-        "effects": study.effects.iter().map(|(m, raw, adj)| serde_json::json!({
-            "measure": m.label(limits), "raw": effect_json(raw.as_ref()), "adjusted": effect_json(adj.as_ref())
+        "match_window": {"years": rule_study::MATCH_YEARS, "mean_rating": rule_study::MATCH_RATING},
+        "interval": {"method": "wild cluster bootstrap, Webb weights, percentile-t; clusters: event editions",
+                     "replicates": rule_study::wild::WILD_REPLICATES, "seed": rule_study::SEED},
+        "estimates": study.estimates.iter().map(|e| estimate_json(e, limits)).collect::<Vec<_>>(),
+        "published": study.published.iter().map(|c| serde_json::json!({
+            "source": c.source, "url": c.url, "quote": c.quote,
+            "published": c.published, "ours": c.ours, "note": c.note,
         })).collect::<Vec<_>>(),
         "changes": study.changes.iter().map(|c| serde_json::json!({
             "series": c.series, "regimes": c.regimes.iter().map(|r| r.as_str()).collect::<Vec<_>>(),
@@ -63,7 +113,13 @@ pub fn rule_study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
             "after": group_json(&c.after, limits), "before": group_json(&c.before, limits),
             "control_after": group_json(&c.control_after, limits), "control_before": group_json(&c.control_before, limits),
             "effects": c.effects.iter().map(|(m, raw, adj)| serde_json::json!({
-                "measure": m.label(limits), "raw": effect_json(Some(raw)), "adjusted": effect_json(adj.as_ref())
+                "measure": m.label(limits), "raw": effect_json(Some(raw)), "adjusted": effect_json(adj.as_ref()),
+                "own_change": change(&c.after, &c.before, *m),
+                "controls_change": change(&c.control_after, &c.control_before, *m),
+            })).collect::<Vec<_>>(),
+            "pre_trend_years": {"earlier": c.pre_trend_years.0, "later": c.pre_trend_years.1},
+            "pre_trend": c.pre_trend.iter().map(|(m, e)| serde_json::json!({
+                "measure": m.label(limits), "raw": effect_json(Some(e)),
             })).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
         "editions": study.editions.iter().map(|e| serde_json::json!({
@@ -127,15 +183,27 @@ pub fn write_rule_study(
     }
     writeln!(
         out,
-        "\nrule minus control, percentage points (95% bootstrap interval over editions):"
+        "\nrule minus control, percentage points (95% wild cluster bootstrap intervals, clusters: event editions):"
     )?;
-    for (m, raw, adjusted) in &study.effects {
+    for e in &study.estimates {
+        let name = e.regime.map_or("Every rule, pooled", |r| r.label());
+        writeln!(out, "{name}: {}", text::regime_basis(e))?;
+        for m in &e.measures {
+            writeln!(
+                out,
+                "  {:<18} raw {:<30} adjusted {:<30} within pairs {}",
+                m.measure.label(limits),
+                text::stratified(m.raw.as_ref()),
+                text::stratified(m.adjusted.as_ref()),
+                text::stratified(m.within_pair.as_ref()),
+            )?;
+        }
+    }
+    for c in &study.published {
         writeln!(
             out,
-            "  {:<24} raw {:<28} strength-adjusted {}",
-            m.label(limits),
-            text::effect(raw.as_ref()),
-            text::effect(adjusted.as_ref())
+            "\npublished: {} ({})\n  \"{}\"\n  published {}\n  here      {}\n  {}",
+            c.source, c.url, c.quote, c.published, c.ours, c.note
         )?;
     }
     if study.changes.is_empty() {
@@ -163,13 +231,26 @@ pub fn write_rule_study(
             c.editions[2],
             c.editions[3]
         )?;
+        let points = |v: Option<f64>| v.map_or("–".into(), |v| format!("{:+.1}", v * 100.0));
         for (m, raw, adjusted) in &c.effects {
             writeln!(
                 out,
-                "  difference in differences, {:<24} raw {:<28} strength-adjusted {}",
+                "  difference in differences, {:<18} raw {:<28} adjusted {:<28} (own change {}, controls' {})",
                 m.label(limits),
                 text::effect(Some(raw)),
-                text::effect(adjusted.as_ref())
+                text::effect(adjusted.as_ref()),
+                points(change(&c.after, &c.before, *m)),
+                points(change(&c.control_after, &c.control_before, *m)),
+            )?;
+        }
+        for (m, e) in &c.pre_trend {
+            writeln!(
+                out,
+                "  pre-trend placebo ({} against {}), {:<18} {}",
+                years(&c.pre_trend_years.1),
+                years(&c.pre_trend_years.0),
+                m.label(limits),
+                text::effect(Some(e)),
             )?;
         }
     }

@@ -187,6 +187,59 @@ pub fn effect(e: Option<&crate::analysis::rule_study::Effect>) -> String {
     )
 }
 
+/// A clustered estimate in percentage points and its interval in words,
+/// with what it rests on when there is no interval.
+pub fn stratified_parts(
+    s: Option<&crate::analysis::rule_study::wild::Stratified>,
+) -> Option<(String, String)> {
+    let s = s?;
+    let interval = match s.effect.interval {
+        Some((lo, hi)) => format!("({:+.1} to {:+.1})", lo * 100.0, hi * 100.0),
+        None => format!(
+            "(no interval: {} rule / {} control editions)",
+            s.clusters[0], s.clusters[1]
+        ),
+    };
+    Some((format!("{:+.1}", s.effect.estimate * 100.0), interval))
+}
+
+/// A clustered estimate and its interval on one line, "–" without one.
+pub fn stratified(s: Option<&crate::analysis::rule_study::wild::Stratified>) -> String {
+    stratified_parts(s).map_or_else(
+        || "–".into(),
+        |(estimate, interval)| format!("{estimate} {interval}"),
+    )
+}
+
+/// What one regime's estimates rest on, in words: editions, the matched
+/// controls and the mean ratings.
+pub fn regime_basis(e: &crate::analysis::rule_study::RegimeEstimate) -> String {
+    use crate::analysis::rule_study::{MATCH_RATING, MATCH_YEARS};
+    let rating = |r: Option<f64>| r.map_or("–".into(), |r| format!("{r:.0}"));
+    let years = e.years.map_or(String::new(), |(a, b)| {
+        if a == b {
+            format!(", {a}")
+        } else {
+            format!(", {a}–{b}")
+        }
+    });
+    let pairs = e
+        .measures
+        .first()
+        .and_then(|m| m.within_pair)
+        .map_or(0, |w| w.strata);
+    format!(
+        "{} rule editions{years} ({} without a control within {MATCH_YEARS} years and {MATCH_RATING:.0} points of mean rating); controls matched {} of {}; mean rating {} under the rule, {} matched controls, {} all controls; {pairs} pairs of players met under both",
+        e.rule_editions,
+        e.unmatched,
+        e.matched_controls,
+        e.all_controls,
+        rating(e.mean_rating[0]),
+        rating(e.mean_rating[1]),
+        rating(e.mean_rating[2]),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -31,14 +31,14 @@ pub fn names_query(used: LazyFrame) -> LazyFrame {
 }
 
 /// The queries over the games of the events the catalogue names (from
-/// the result of [`names_query`]): by group, rounds, players with White,
-/// players with Black. `None` when the catalogue names none of them.
+/// the result of [`names_query`]): by group (rating cell), by round, by
+/// pairing. `None` when the catalogue names none of them.
 pub fn queries(
     used: LazyFrame,
     names: &DataFrame,
     catalogue: &EventCatalogue,
     short_limits: [u32; 2],
-) -> Result<Option<[LazyFrame; 4]>> {
+) -> Result<Option<[LazyFrame; 3]>> {
     let named: Vec<&str> = names
         .column(Column::Event.name())?
         .str()?
@@ -107,32 +107,69 @@ pub fn queries(
             .alias(format!("type{i}")),
         );
     }
+    // Both players' ratings, for the adjustment: the mean and the gap as
+    // one cell code (see [`RatingCell`]), for rated games whose ratings
+    // are plausible (`basis_elo` is set exactly then).
+    let w = Column::WhiteElo.col().cast(DataType::Int32);
+    let b = Column::BlackElo.col().cast(DataType::Int32);
+    let rated = col(BASIS_ELO).is_not_null();
+    let mean = (w.clone() + b.clone()) / lit(2);
+    let gap = when(w.clone().gt_eq(b.clone()))
+        .then(w.clone() - b.clone())
+        .otherwise(b - w);
+    let gap_bin = RatingCell::GAP_EDGES.iter().enumerate().rev().fold(
+        lit(RatingCell::GAP_EDGES.len() as i32),
+        |otherwise, (i, &edge)| {
+            when(gap.clone().lt(lit(edge)))
+                .then(lit(i as i32))
+                .otherwise(otherwise)
+        },
+    );
+    let cell = when(rated.clone())
+        .then(mean.clone() / lit(100) * lit(RatingCell::GAP_BINS) + gap_bin)
+        .otherwise(lit(-1))
+        .alias(CELL);
+    aggs.push(count(rated.clone()).alias("rated"));
+    aggs.push(
+        when(rated)
+            .then(mean.cast(DataType::UInt64))
+            .otherwise(lit(0u64))
+            .sum()
+            .alias("rating_sum"),
+    );
     let keys = || vec![Column::Event.col(), Column::Site.col(), Column::Year.col()];
-    let by = |extra: Expr, aggs: Vec<Expr>| {
-        let mut k = keys();
-        k.push(extra);
-        used.clone().group_by(k).agg(aggs)
-    };
-    // Each player's games and draws, for intervals clustered by player.
-    let player_counts = || {
-        vec![
-            len().cast(DataType::UInt64).alias("games"),
-            count(col(IS_DRAW)).alias("draws"),
-        ]
-    };
     let mut group_keys = keys();
-    group_keys.push(col(BAND));
+    group_keys.push(cell);
+    // Who met whom: games and the measures' counts by pairing, for the
+    // players seen, the intervals clustered by player and the
+    // within-pair estimate.
+    let mut pairing_keys = keys();
+    pairing_keys.extend([Column::White.col(), Column::Black.col()]);
+    let pairing_counts = vec![
+        len().cast(DataType::UInt64).alias("games"),
+        count(col(IS_DRAW)).alias("draws"),
+        count(
+            Column::DrawType
+                .col()
+                .eq(lit(Ending::Agreed.as_str()))
+                .fill_null(lit(false)),
+        )
+        .alias("agreed"),
+        count(col(IS_DRAW).and(Column::Moves.col().lt_eq(lit(short_limits[0])))).alias("short0"),
+        count(col(IS_DRAW).and(Column::Moves.col().lt_eq(lit(short_limits[1])))).alias("short1"),
+    ];
+    let mut round_keys = keys();
+    round_keys.push(Column::Round.col());
     Ok(Some([
         used.clone().group_by(group_keys).agg(aggs),
-        by(Column::Round.col(), vec![len().alias("n")]),
-        by(Column::White.col(), player_counts()),
-        by(Column::Black.col(), player_counts()),
+        used.clone().group_by(round_keys).agg([len().alias("n")]),
+        used.group_by(pairing_keys).agg(pairing_counts),
     ]))
 }
 
 /// The counts from the frames of [`queries`].
-pub fn counts_from(frames: [&DataFrame; 4]) -> Result<RuleStudyCounts> {
-    let [df, rounds, whites, blacks] = frames;
+pub fn counts_from(frames: [&DataFrame; 3]) -> Result<RuleStudyCounts> {
+    let [df, rounds, pairings] = frames;
     let mut out = RuleStudyCounts::default();
     let u = |name: &str| -> Result<Vec<u64>> {
         Ok(df
@@ -142,7 +179,7 @@ pub fn counts_from(frames: [&DataFrame; 4]) -> Result<RuleStudyCounts> {
             .map(|v| v.unwrap_or(0))
             .collect())
     };
-    let (games, draws, agreed, short0, short1, sums, squares) = (
+    let (games, draws, agreed, short0, short1, sums, squares, rated, rating_sum) = (
         u("games")?,
         u("draws")?,
         u("agreed")?,
@@ -150,11 +187,13 @@ pub fn counts_from(frames: [&DataFrame; 4]) -> Result<RuleStudyCounts> {
         u("short1")?,
         u("moves_sum")?,
         u("moves_sq")?,
+        u("rated")?,
+        u("rating_sum")?,
     );
     let types: Vec<Vec<u64>> = (0..DrawType::ALL.len())
         .map(|i| u(&format!("type{i}")))
         .collect::<Result<_>>()?;
-    let bands = df.column(BAND)?.i32()?;
+    let cells = df.column(CELL)?.i32()?;
     for i in 0..df.height() {
         let Some((event, site, year)) = event_key(df, i)? else {
             continue;
@@ -171,9 +210,11 @@ pub fn counts_from(frames: [&DataFrame; 4]) -> Result<RuleStudyCounts> {
             draw_moves_sum: sums[i],
             draw_moves_squares: squares[i],
             draw_types,
+            rated: rated[i],
+            rating_sum: rating_sum[i],
         };
         out.groups
-            .entry((event, site, year, band_of_row(bands.get(i))))
+            .entry((event, site, year, RatingCell::from_code(cells.get(i))))
             .or_default()
             .absorb(stats);
     }
@@ -187,27 +228,35 @@ pub fn counts_from(frames: [&DataFrame; 4]) -> Result<RuleStudyCounts> {
             out.rounds.entry(k).or_default().insert(n);
         }
     }
-    for (side, (seen, player)) in [(whites, Column::White), (blacks, Column::Black)]
-        .into_iter()
-        .enumerate()
-    {
-        let names = seen.column(player.name())?.str()?;
-        let games = seen.column("games")?.u64()?;
-        let draws = seen.column("draws")?.u64()?;
-        for i in 0..seen.height() {
-            if let (Some(k), Some(name)) = (event_key(seen, i)?, names.get(i)) {
-                out.players.entry(k.clone()).or_default()[side].insert(name.to_string());
-                out.player_games
-                    .entry(k)
-                    .or_default()
-                    .entry(name.to_string())
-                    .or_default()
-                    .absorb(Proportion::new(
-                        draws.get(i).unwrap_or(0),
-                        games.get(i).unwrap_or(0),
-                    ));
-            }
-        }
+    let white = pairings.column(Column::White.name())?.str()?;
+    let black = pairings.column(Column::Black.name())?.str()?;
+    let of = |name: &str| -> Result<Vec<u64>> {
+        Ok(pairings
+            .column(name)?
+            .u64()?
+            .iter()
+            .map(|v| v.unwrap_or(0))
+            .collect())
+    };
+    let counts = [
+        of("games")?,
+        of("draws")?,
+        of("agreed")?,
+        of("short0")?,
+        of("short1")?,
+    ];
+    for i in 0..pairings.height() {
+        let Some(k) = event_key(pairings, i)? else {
+            continue;
+        };
+        let names = (
+            white.get(i).unwrap_or("?").to_string(),
+            black.get(i).unwrap_or("?").to_string(),
+        );
+        out.pairings
+            .entry((k, names.0, names.1))
+            .or_default()
+            .absorb(counts.each_ref().map(|c| c[i]));
     }
     Ok(out)
 }

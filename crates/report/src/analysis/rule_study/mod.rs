@@ -20,9 +20,9 @@ use anyhow::Result;
 use polars::prelude::*;
 
 use super::merge::{Merge, pairs};
-use super::table::{BAND, IS_DRAW, band_of_row};
+use super::table::{BASIS_ELO, IS_DRAW};
 use crate::study::events::{EventCatalogue, Regime};
-use crate::study::{Band, EventPatterns, Proportion};
+use crate::study::{EventPatterns, Proportion};
 use remis_core::rng::Rng;
 use remis_table::schema::Column;
 use remis_table::schema::{DrawType, Ending};
@@ -32,6 +32,10 @@ pub use counts::*;
 
 mod estimate;
 use estimate::*;
+pub use estimate::{MATCH_RATING, MATCH_YEARS, MeasureEstimate, RegimeEstimate};
+
+pub mod published;
+pub mod wild;
 
 /// Counts over a group of games.
 #[derive(Copy, Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -47,6 +51,59 @@ pub struct GroupStats {
     draw_moves_squares: u64,
     /// Draws by draw type, in `DrawType::ALL` order.
     pub draw_types: [u64; DrawType::ALL.len()],
+    /// Games whose players both have plausible ratings, and the sum of
+    /// their mean ratings: the mean rating of a group, for matching.
+    #[serde(default)]
+    pub rated: u64,
+    #[serde(default)]
+    pub rating_sum: u64,
+}
+
+/// The column of the rule study's query that holds a game's
+/// [`RatingCell`] code.
+const CELL: &str = "rating_cell";
+
+/// Both players' ratings as one stratum of the adjustment: the mean
+/// rating's hundred and the gap between the two ratings in bins, so that
+/// games compared within a cell are alike in strength and in mismatch.
+#[derive(
+    Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, serde::Serialize, serde::Deserialize,
+)]
+pub enum RatingCell {
+    /// A player unrated, or a rating implausible for its system and year.
+    Unrated,
+    Rated {
+        /// The mean rating, rounded down to a hundred (2600 for 2600-2699).
+        mean: u16,
+        /// The gap's bin: below 50, 50-99, 100-199, 200-399, 400 or more.
+        gap: u8,
+    },
+}
+
+impl RatingCell {
+    /// Upper edges (exclusive) of the gap bins; the last bin is open.
+    pub const GAP_EDGES: [i32; 4] = [50, 100, 200, 400];
+    const GAP_BINS: i32 = Self::GAP_EDGES.len() as i32 + 1;
+
+    /// The cell of a query's code (`mean / 100 * 5 + gap bin`; negative or
+    /// null: unrated).
+    pub fn from_code(code: Option<i32>) -> RatingCell {
+        match code {
+            Some(c) if c >= 0 => RatingCell::Rated {
+                mean: (c / Self::GAP_BINS * 100) as u16,
+                gap: (c % Self::GAP_BINS) as u8,
+            },
+            _ => RatingCell::Unrated,
+        }
+    }
+
+    /// The cell of two ratings, as the query computes it.
+    pub fn of(white: u16, black: u16) -> RatingCell {
+        let mean = (i32::from(white) + i32::from(black)) / 2;
+        let gap = (i32::from(white) - i32::from(black)).abs();
+        let bin = Self::GAP_EDGES.iter().take_while(|&&e| gap >= e).count() as i32;
+        Self::from_code(Some(mean / 100 * Self::GAP_BINS + bin))
+    }
 }
 
 impl Merge for GroupStats {
@@ -68,6 +125,13 @@ impl GroupStats {
         for (a, b) in self.draw_types.iter_mut().zip(o.draw_types) {
             *a += b;
         }
+        self.rated += o.rated;
+        self.rating_sum += o.rating_sum;
+    }
+
+    /// The mean of the games' mean ratings, over the rated games.
+    pub fn mean_rating(&self) -> Option<f64> {
+        (self.rated > 0).then(|| self.rating_sum as f64 / self.rated as f64)
     }
 
     pub fn draw_rate(&self) -> Proportion {
@@ -100,6 +164,21 @@ impl GroupStats {
         let variance = (self.draw_moves_squares as f64 - n * mean * mean) / (n - 1.0);
         let half = 1.96 * (variance.max(0.0) / n).sqrt();
         Some((mean, mean - half, mean + half))
+    }
+}
+
+/// A pairing's games and the counts of each [`Measure`], in the order
+/// games, draws, agreed, short draws (first and second limit).
+pub type PairingStats = [u64; 5];
+
+impl Measure {
+    /// Where the measure is counted in [`PairingStats`].
+    fn pairing_index(self) -> usize {
+        match self {
+            Measure::Draws => 1,
+            Measure::Agreed => 2,
+            Measure::ShortDraws(i) => 3 + i,
+        }
     }
 }
 
@@ -137,8 +216,12 @@ pub struct Edition {
     pub series: String,
     pub year: i16,
     pub regime: Regime,
+    /// Played with 3-1-0 ("football") scoring, under whatever regime.
+    pub three_one_zero: bool,
     pub total: GroupStats,
-    pub by_band: BTreeMap<Band, GroupStats>,
+    pub by_cell: BTreeMap<RatingCell, GroupStats>,
+    /// Games by the two players' identities (`player_key`, in order).
+    pub pairs: BTreeMap<(String, String), PairingStats>,
     /// Distinct `Round` values and players seen, and the highest round
     /// number: for judging how much of the event the data hold.
     pub rounds_seen: u32,
@@ -184,6 +267,13 @@ pub struct SeriesChange {
     /// By measure: the raw and the strength-adjusted difference in
     /// differences.
     pub effects: Vec<(Measure, Effect, Option<Effect>)>,
+    /// A placebo before the change: the later half of the editions
+    /// without the rule against the earlier half, less the controls'
+    /// change over the same years (raw). A series whose rates were already
+    /// moving shows it here; empty with fewer than two years before.
+    pub pre_trend: Vec<(Measure, Effect)>,
+    /// Years of the placebo: the earlier and the later editions.
+    pub pre_trend_years: (Vec<i16>, Vec<i16>),
 }
 
 impl SeriesChange {
@@ -203,12 +293,12 @@ pub struct RuleStudy {
     pub editions: Vec<Edition>,
     /// Games by regime.
     pub regimes: BTreeMap<Regime, GroupStats>,
-    /// Rule editions (any rule) against control editions, by measure: raw
-    /// and Mantel–Haenszel over rating bands.
-    pub effects: Vec<(Measure, Option<Effect>, Option<Effect>)>,
-    /// The same, one rule regime at a time against the same controls
-    /// (Sofia rules apart from move limits and scoring).
-    pub effects_by_regime: RegimeEffects,
+    /// Rule editions against control editions: every rule pooled first,
+    /// then each regime on its own (Sofia rules apart from move limits and
+    /// scoring).
+    pub estimates: Vec<RegimeEstimate>,
+    /// Published figures on events these tables hold, beside ours.
+    pub published: Vec<published::Comparison>,
     pub changes: Vec<SeriesChange>,
     /// Games of matching events left out because the event name says rapid,
     /// blitz, blindfold or simul.
@@ -254,26 +344,23 @@ type EventKey = (String, Option<String>, i16);
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RuleStudyCounts {
     #[serde(with = "pairs")]
-    pub groups: BTreeMap<(String, Option<String>, i16, Band), GroupStats>,
+    pub groups: BTreeMap<(String, Option<String>, i16, RatingCell), GroupStats>,
     /// Round numbers (the part of the `Round` tag before any dot: "3.1"
     /// is board 1 of round 3).
     #[serde(with = "pairs")]
     pub rounds: BTreeMap<EventKey, BTreeSet<u32>>,
-    /// Players seen with White and with Black.
+    /// Games by pairing (White's and Black's names as written): the
+    /// players seen, each player's games and draws (for intervals
+    /// clustered by player), and who met whom under which rules.
     #[serde(with = "pairs")]
-    pub players: BTreeMap<EventKey, [BTreeSet<String>; 2]>,
-    /// Each player's games and draws (both colours), for intervals
-    /// resampled by player.
-    #[serde(with = "pairs")]
-    pub player_games: BTreeMap<EventKey, BTreeMap<String, Proportion>>,
+    pub pairings: BTreeMap<(EventKey, String, String), PairingStats>,
 }
 
 impl Merge for RuleStudyCounts {
     fn absorb(&mut self, other: RuleStudyCounts) {
         self.groups.absorb(other.groups);
         self.rounds.absorb(other.rounds);
-        self.players.absorb(other.players);
-        self.player_games.absorb(other.player_games);
+        self.pairings.absorb(other.pairings);
     }
 }
 
@@ -289,10 +376,9 @@ pub fn rule_study(
         ..RuleStudy::default()
     };
     let mut editions: BTreeMap<(String, i16, Regime), Edition> = BTreeMap::new();
-    // The event spellings of each regime, for its players.
-    let mut regime_events: BTreeMap<Regime, BTreeSet<EventKey>> = BTreeMap::new();
-    let mut rounds: BTreeMap<(String, i16, Regime), BTreeSet<u32>> = BTreeMap::new();
-    for ((event, site, year, band), stats) in &counts.groups {
+    // Each event spelling's edition, for its rounds and pairings.
+    let mut edition_of: BTreeMap<EventKey, (String, i16, Regime)> = BTreeMap::new();
+    for ((event, site, year, cell), stats) in &counts.groups {
         let Some(rules) = catalogue.rules(event, site.as_deref(), Some(*year)) else {
             continue;
         };
@@ -305,8 +391,10 @@ pub fn rule_study(
             series: rules.series.clone(),
             year: *year,
             regime: rules.regime,
+            three_one_zero: rules.scoring == "3-1-0",
             total: GroupStats::default(),
-            by_band: BTreeMap::new(),
+            by_cell: BTreeMap::new(),
+            pairs: BTreeMap::new(),
             rounds_seen: 0,
             last_round: 0,
             players: 0,
@@ -314,19 +402,47 @@ pub fn rule_study(
         });
         edition.inferred |= !rules.confirmed;
         edition.total.add(stats);
-        edition.by_band.entry(*band).or_default().add(stats);
-        // Spellings of one edition share its games: the most players any
-        // spelling shows, and the rounds all of them show.
-        let event_key = (event.clone(), site.clone(), *year);
-        regime_events
-            .entry(rules.regime)
-            .or_default()
-            .insert(event_key.clone());
-        if let Some([white, black]) = counts.players.get(&event_key) {
-            edition.players = edition.players.max(white.len().max(black.len()) as u32);
-        }
-        if let Some(seen) = counts.rounds.get(&event_key) {
+        edition.by_cell.entry(*cell).or_default().add(stats);
+        edition_of.insert((event.clone(), site.clone(), *year), key);
+    }
+    // Spellings of one edition share its games: the most players any
+    // spelling shows, and the rounds all of them show.
+    let mut rounds: BTreeMap<&(String, i16, Regime), BTreeSet<u32>> = BTreeMap::new();
+    for (event_key, seen) in &counts.rounds {
+        if let Some(key) = edition_of.get(event_key) {
             rounds.entry(key).or_default().extend(seen);
+        }
+    }
+    // Players seen with White and with Black, and each player's games and
+    // draws, by spelling of the event.
+    let mut seen: BTreeMap<&EventKey, [BTreeSet<&str>; 2]> = BTreeMap::new();
+    let mut player_games: BTreeMap<Regime, BTreeMap<&str, Proportion>> = BTreeMap::new();
+    for ((event_key, white, black), stats) in &counts.pairings {
+        let Some(key) = edition_of.get(event_key) else {
+            continue;
+        };
+        let sides = seen.entry(event_key).or_default();
+        sides[0].insert(white);
+        sides[1].insert(black);
+        let games = player_games.entry(key.2).or_default();
+        for name in [white, black] {
+            games
+                .entry(name)
+                .or_default()
+                .absorb(Proportion::new(stats[1], stats[0]));
+        }
+        let identity = |name: &str| {
+            remis_table::players::player_key(name).unwrap_or_else(|| name.trim().to_string())
+        };
+        let (a, b) = (identity(white), identity(black));
+        let pair = if a <= b { (a, b) } else { (b, a) };
+        if let Some(edition) = editions.get_mut(key) {
+            edition.pairs.entry(pair).or_default().absorb(*stats);
+        }
+    }
+    for (event_key, [white, black]) in &seen {
+        if let Some(edition) = edition_of.get(*event_key).and_then(|k| editions.get_mut(k)) {
+            edition.players = edition.players.max(white.len().max(black.len()) as u32);
         }
     }
     for (key, edition) in &mut editions {
@@ -339,38 +455,15 @@ pub fn rule_study(
     for e in &study.editions {
         study.regimes.entry(e.regime).or_default().add(&e.total);
     }
-    let rule: Vec<&Edition> = study
-        .editions
-        .iter()
-        .filter(|e| e.regime.restricts())
-        .collect();
-    let control: Vec<&Edition> = study
-        .editions
-        .iter()
-        .filter(|e| !e.regime.restricts())
-        .collect();
     let mut rng = Rng::new(SEED);
-    study.effects = Measure::all()
-        .into_iter()
-        .map(|m| {
-            (
-                m,
-                effect(&rule, &control, m, Estimator::Raw, &mut rng),
-                effect(&rule, &control, m, Estimator::MantelHaenszel, &mut rng),
-            )
-        })
-        .collect();
+    study.estimates = estimates(&study.editions, &mut rng);
     study.changes = series_changes(&study.editions, &mut rng);
-    // After the pooled estimates and the series, so that their bootstrap
-    // draws stay what they were.
-    study.effects_by_regime = effects_by_regime(&rule, &control, &mut rng);
+    study.published = published::comparisons(&study.editions, &mut rng);
     let players_of = |regimes: &mut dyn Iterator<Item = &Regime>| {
         let mut by_name: BTreeMap<&str, Proportion> = BTreeMap::new();
         for regime in regimes {
-            for key in regime_events.get(regime).into_iter().flatten() {
-                for (name, p) in counts.player_games.get(key).into_iter().flatten() {
-                    by_name.entry(name).or_default().absorb(*p);
-                }
+            for (name, p) in player_games.get(regime).into_iter().flatten() {
+                by_name.entry(name).or_default().absorb(*p);
             }
         }
         by_name.into_values().collect::<Vec<_>>()
@@ -394,7 +487,7 @@ mod tests {
     use super::*;
 
     fn edition(series: &str, year: i16, regime: Regime, bands: &[(u16, u64, u64)]) -> Edition {
-        let mut by_band = BTreeMap::new();
+        let mut by_cell = BTreeMap::new();
         let mut total = GroupStats::default();
         for &(band, games, draws) in bands {
             let g = GroupStats {
@@ -403,14 +496,22 @@ mod tests {
                 ..GroupStats::default()
             };
             total.add(&g);
-            by_band.insert(Band::Rated(band), g);
+            by_cell.insert(
+                RatingCell::Rated {
+                    mean: band * 100,
+                    gap: 0,
+                },
+                g,
+            );
         }
         Edition {
             series: series.into(),
             year,
             regime,
+            three_one_zero: false,
             total,
-            by_band,
+            by_cell,
+            pairs: BTreeMap::new(),
             rounds_seen: 0,
             last_round: 0,
             players: 0,
@@ -436,29 +537,134 @@ mod tests {
     fn each_regime_is_estimated_against_the_controls_on_its_own() {
         // Sofia editions draw 30%, move-limit editions 50%, controls 40%:
         // pooled the rules look like the controls; apart they do not.
-        let sofia = edition("A", 2010, Regime::Sofia, &[(0, 100, 30)]);
-        let limit = edition("B", 2010, Regime::MinMoves, &[(0, 100, 50)]);
-        let control = edition("C", 2010, Regime::None, &[(0, 200, 80)]);
-        let by = effects_by_regime(&[&sofia, &limit], &[&control], &mut Rng::new(1));
-        let raw = |r: Regime| {
-            by[&r]
-                .iter()
-                .find(|(m, _, _)| *m == Measure::Draws)
-                .and_then(|(_, raw, _)| *raw)
-                .unwrap()
-                .estimate
+        let editions = [
+            edition("A", 2010, Regime::Sofia, &[(0, 100, 30)]),
+            edition("B", 2010, Regime::MinMoves, &[(0, 100, 50)]),
+            edition("C", 2010, Regime::None, &[(0, 200, 80)]),
+        ];
+        let all = estimates(&editions, &mut Rng::new(1));
+        let raw = |r: Option<Regime>| {
+            let e = all.iter().find(|e| e.regime == r).unwrap();
+            e.measures[0].raw.unwrap().effect.estimate
         };
+        assert!(raw(None).abs() < 1e-9, "{}", raw(None));
+        assert!((raw(Some(Regime::Sofia)) + 0.10).abs() < 1e-9);
+        assert!((raw(Some(Regime::MinMoves)) - 0.10).abs() < 1e-9);
+        assert_eq!(all.len(), 3);
+    }
+
+    #[test]
+    fn controls_are_matched_on_years_and_mean_rating() {
+        // A control of the same strength in the same year, one 300 points
+        // weaker, one ten years apart: only the first is matched.
+        let mut editions = vec![
+            edition("R", 2010, Regime::Sofia, &[(27, 100, 40)]),
+            edition("C1", 2011, Regime::None, &[(27, 100, 50)]),
+            edition("C2", 2010, Regime::None, &[(24, 100, 20)]),
+            edition("C3", 2000, Regime::None, &[(27, 100, 70)]),
+        ];
+        for e in &mut editions {
+            let mean = match e.by_cell.keys().next() {
+                Some(RatingCell::Rated { mean, .. }) => u64::from(*mean) + 50,
+                _ => 0,
+            };
+            e.total.rated = e.total.games;
+            e.total.rating_sum = mean * e.total.games;
+        }
+        let all = estimates(&editions, &mut Rng::new(1));
+        let sofia = all
+            .iter()
+            .find(|e| e.regime == Some(Regime::Sofia))
+            .unwrap();
+        assert_eq!(sofia.matched_controls, 1);
+        assert_eq!(sofia.all_controls, 3);
+        assert_eq!(sofia.unmatched, 0);
+        let adjusted = sofia.measures[0].adjusted.unwrap().effect.estimate;
+        assert!((adjusted + 0.10).abs() < 1e-9, "{adjusted}");
+    }
+
+    #[test]
+    fn within_pair_compares_the_same_players_under_both_rules() {
+        // Pair (a, b) draws 2 of 4 under the rule and 4 of 4 without;
+        // pair (c, d) met only under the rule and does not count.
+        let mut rule = edition("R", 2010, Regime::Sofia, &[(27, 8, 4)]);
+        let mut control = edition("C", 2011, Regime::None, &[(27, 4, 4)]);
+        rule.pairs.insert(("a".into(), "b".into()), [4, 2, 0, 0, 0]);
+        rule.pairs.insert(("c".into(), "d".into()), [4, 2, 0, 0, 0]);
+        control
+            .pairs
+            .insert(("a".into(), "b".into()), [4, 4, 0, 0, 0]);
+        let all = estimates(&[rule, control], &mut Rng::new(1));
+        let within = all[0].measures[0].within_pair.unwrap();
+        assert!((within.effect.estimate + 0.5).abs() < 1e-12);
+        assert_eq!(within.strata, 1);
+    }
+
+    #[test]
+    fn within_pair_recovers_a_planted_effect_that_the_field_hides() {
+        // Forty pairs of players, each with its own draw propensity
+        // (0.3 to 0.7); the rule editions invite the drawish pairs more
+        // often, and the rule lowers every pair's draw rate by 10 points.
+        let mut rng = Rng::new(11);
+        let mut editions = Vec::new();
+        for (i, rule) in [
+            true, true, true, true, false, false, false, false, false, false,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let regime = if rule { Regime::Sofia } else { Regime::None };
+            let mut e = edition(&format!("E{i}"), 2010 + (i % 3) as i16, regime, &[]);
+            for pair in 0..40u64 {
+                let propensity = 0.3 + 0.4 * pair as f64 / 39.0;
+                let games = if rule == (propensity > 0.5) { 6 } else { 2 };
+                let p = propensity - if rule { 0.10 } else { 0.0 };
+                let draws = (0..games).filter(|_| rng.chance(p)).count() as u64;
+                e.pairs.insert(
+                    (format!("a{pair}"), format!("b{pair}")),
+                    [games, draws, 0, 0, 0],
+                );
+                e.total.games += games;
+                e.total.draws += draws;
+            }
+            editions.push(e);
+        }
+        let all = estimates(&editions, &mut Rng::new(1));
+        let draws = all[0].measures[0];
+        let raw = draws.raw.unwrap().effect.estimate;
+        let within = draws.within_pair.unwrap();
+        let (lo, hi) = within.effect.interval.unwrap();
         assert!(
-            (raw(Regime::Sofia) + 0.10).abs() < 1e-9,
+            raw > -0.05,
+            "the field hides the effect in the raw difference: {raw}"
+        );
+        assert!(lo <= -0.10 && -0.10 <= hi, "{lo} {hi}");
+        assert!(
+            (within.effect.estimate + 0.10).abs() < 0.05,
             "{}",
-            raw(Regime::Sofia)
+            within.effect.estimate
+        );
+        assert_eq!(within.strata, 40);
+    }
+
+    #[test]
+    fn a_published_figure_is_set_beside_ours_when_its_events_are_here() {
+        let mut mtel = edition("M-Tel Masters", 2005, Regime::Sofia, &[(27, 30, 17)]);
+        mtel.series = "M-Tel Masters".into();
+        let control = edition("C", 2005, Regime::None, &[(27, 30, 15)]);
+        let found = published::comparisons(&[mtel, control.clone()], &mut Rng::new(1));
+        assert_eq!(found.len(), 1);
+        assert!(
+            found[0].ours.starts_with("56.7% draws (17 of 30 games"),
+            "{}",
+            found[0].ours
         );
         assert!(
-            (raw(Regime::MinMoves) - 0.10).abs() < 1e-9,
+            found[0].note.contains("inside our interval"),
             "{}",
-            raw(Regime::MinMoves)
+            found[0].note
         );
-        assert_eq!(by.len(), 2);
+        assert!(published::comparisons(&[control], &mut Rng::new(1)).is_empty());
     }
 
     #[test]

@@ -7,12 +7,14 @@ pub const RULE_STUDY_MEANING: &str = "Event editions played under a rule against
 no draw offers before move N, 3-1-0 scoring, armageddon after a draw), from the sourced catalogue, against \
 editions without one; the filters above apply to both, and rapid, blitz, blindfold and simul events are left \
 out by name. Each estimate is a difference in the share of games (in percentage points): rule minus control. \
-“Raw” compares all games; “strength-adjusted” compares games of the same rating band (Mantel–Haenszel \
-weights), so that stronger fields under the rule do not pass for an effect of it. For a series that changed \
-its rules, the difference in differences is its change between editions with and without the rule, minus the \
-controls' change over the same years. Intervals are 95% percentile intervals from 1,000 bootstrap resamples \
-of event editions, because games of one edition are not independent; they are missing where a group has a \
-single edition.";
+“Raw” compares all games; “adjusted” compares games of the same cell of both players' ratings (mean and \
+gap; Mantel–Haenszel weights) against control editions matched on years and mean rating, so that stronger \
+fields under the rule do not pass for an effect of it; “within pairs” compares the same two players under \
+both rules. For a series that changed its rules, the difference in differences is its change between editions \
+with and without the rule, minus the controls' change over the same years, with a placebo before the change. \
+Intervals are 95%: a wild cluster bootstrap by event edition for the estimates against controls, a bootstrap \
+of editions for the series, because games of one edition are not independent; they are missing where a side \
+has a single edition.";
 
 /// What the rule study cannot show, in words.
 pub const RULE_STUDY_LIMITS: &str = "These are comparisons of events that chose their rules, not an \
@@ -140,65 +142,115 @@ pub fn rule_study_regimes(h: &mut String, study: &crate::analysis::rule_study::R
     h.push_str("</table></div>\n<p class=\"caption\">Shares of all games with 95% Wilson intervals (games taken as independent), and the draw rate's 95% interval clustered by player (games of one player may be correlated; “–” with fewer than 30 players; see Methods); the draw types are shares of the draws. Sofia rules should move draws from agreement to repetition.</p>\n");
 }
 
-/// Raw and strength-adjusted differences, rule minus control.
+/// A clustered estimate as a table cell.
+pub(super) fn stratified_cell(e: Option<&crate::analysis::rule_study::wild::Stratified>) -> String {
+    crate::render::text::stratified_parts(e).map_or_else(
+        || "–".into(),
+        |(estimate, interval)| format!("{estimate} <small>{interval}</small>"),
+    )
+}
+
+/// Every rule pooled and each regime apart: raw, adjusted against matched
+/// controls, and within pairs of players.
 pub fn rule_study_effects(h: &mut String, study: &crate::analysis::rule_study::RuleStudy) {
-    if study.effects.iter().all(|(_, raw, _)| raw.is_none()) {
+    if study.estimates.is_empty() {
         return;
     }
-    h.push_str("<h3>Rule editions against control editions</h3><table id=\"rule-effects\"><tr><th class=\"l\">Rules</th>\
-        <th class=\"l\">Share of games</th><th>Raw difference (points)</th>\
-        <th>Strength-adjusted (Mantel–Haenszel over rating bands)</th></tr>");
-    let pooled = std::iter::once(("Every rule, pooled".to_string(), &study.effects));
-    let each = study
-        .effects_by_regime
-        .iter()
-        .map(|(regime, effects)| (regime.label().to_string(), effects));
-    for (rules, effects) in pooled.chain(each) {
-        if effects.iter().all(|(_, raw, _)| raw.is_none()) {
-            continue;
-        }
-        for (i, (m, raw, adjusted)) in effects.iter().enumerate() {
-            let label = if i == 0 {
-                escape(&rules)
-            } else {
-                String::new()
-            };
+    h.push_str("<h3>Rule editions against control editions</h3><div class=\"wide\"><table id=\"rule-effects\"><tr>\
+        <th class=\"l\">Rules</th><th class=\"l\">Share of games</th><th>Raw difference (points)</th>\
+        <th>Adjusted: matched controls, both players' ratings</th><th>Within pairs of players</th></tr>");
+    for e in &study.estimates {
+        let name = e.regime.map_or("Every rule, pooled", |r| r.label());
+        let _ = write!(
+            h,
+            "<tr class=\"regime\"><td class=\"note\" colspan=\"5\"><strong>{}</strong> <small>{}</small></td></tr>",
+            escape(name),
+            escape(&crate::render::text::regime_basis(e))
+        );
+        for m in &e.measures {
+            let pairs = m.within_pair.map_or(String::new(), |w| {
+                format!(" <small>[{} pairs]</small>", thousands(w.strata as u64))
+            });
             let _ = write!(
                 h,
-                "<tr><td class=\"l\">{label}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td></tr>",
-                escape(&m.label(study.short_limits)),
-                effect_cell(raw.as_ref()),
-                effect_cell(adjusted.as_ref())
+                "<tr><td></td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}{pairs}</td></tr>",
+                escape(&m.measure.label(study.short_limits)),
+                stratified_cell(m.raw.as_ref()),
+                stratified_cell(m.adjusted.as_ref()),
+                stratified_cell(m.within_pair.as_ref()),
             );
         }
     }
-    h.push_str("</table>\n<p class=\"caption\">Each rule regime apart, against the same control editions, and all \
-        rules pooled: a federation asking about Sofia rules reads the Sofia rows. Strength adjustment is by the rating \
-        band of the game (see Methods).</p>\n");
+    let _ = write!(
+        h,
+        "</table></div>\n<p class=\"caption\">Each rule regime apart and all rules pooled: a federation asking about \
+        Sofia rules reads the Sofia rows. <em>Raw</em>: every rule edition against every control edition. \
+        <em>Adjusted</em>: against the control editions within {} years and {:.0} points of mean rating of a rule edition \
+        (rule editions with none are left out), comparing games in the same cell of both players' ratings: the mean \
+        rating's hundred and the gap (under 50, 50–99, 100–199, 200–399, 400 or more; unrated games a cell of their \
+        own), with Mantel–Haenszel weights. <em>Within pairs</em>: the same two players under the rule and in control \
+        editions within {} years, as in Parinduri, Lee and Tiong (2019); the number of pairs is given. Intervals: 95% \
+        wild cluster bootstrap by event edition ({} replicates, Webb weights, percentile-t, seed {}); none where a \
+        side has fewer than two editions. On generated games with no effect these intervals covered zero in 93–94% \
+        of 1,000 seeds (4 to 30 editions a side).</p>\n",
+        crate::analysis::rule_study::MATCH_YEARS,
+        crate::analysis::rule_study::MATCH_RATING,
+        crate::analysis::rule_study::MATCH_YEARS,
+        crate::analysis::rule_study::wild::WILD_REPLICATES,
+        crate::analysis::rule_study::SEED,
+    );
 }
 
-/// Every series that changed its rules: difference in differences.
+/// Published figures on events these tables hold, beside ours.
+pub fn rule_study_published(h: &mut String, study: &crate::analysis::rule_study::RuleStudy) {
+    if study.published.is_empty() {
+        return;
+    }
+    h.push_str("<h3>Published figures beside ours</h3><table id=\"rule-published\"><tr><th class=\"l\">Source</th>\
+        <th class=\"l\">Published</th><th class=\"l\">These tables</th><th class=\"l\">What each counts</th></tr>");
+    for c in &study.published {
+        let _ = write!(
+            h,
+            "<tr><td class=\"note\"><a href=\"{}\">{}</a><br><small>“{}”</small></td><td class=\"note\">{}</td>\
+             <td class=\"note\">{}</td><td class=\"note\"><small>{}</small></td></tr>",
+            escape(c.url),
+            escape(c.source),
+            escape(c.quote),
+            escape(c.published),
+            escape(&c.ours),
+            escape(&c.note)
+        );
+    }
+    h.push_str("</table>\n");
+}
+
+/// Every series that changed its rules: difference in differences, the
+/// two changes it is made of, and a placebo before the change.
 pub fn rule_study_changes(h: &mut String, study: &crate::analysis::rule_study::RuleStudy) {
+    use crate::analysis::rule_study::Measure;
+    use crate::render::studies::change;
     if study.changes.is_empty() {
         h.push_str("<p class=\"caption\">No series in these tables has editions both with and without a rule, \
             so there is no before/after (difference-in-differences) estimate.</p>\n");
         return;
     }
     h.push_str("<h3>Series that changed their rules: difference in differences</h3>\
-        <div class=\"wide\"><table><tr><th class=\"l\">Series</th><th class=\"l\">Rule</th>\
+        <div class=\"wide\"><table id=\"rule-changes\"><tr><th class=\"l\">Series</th><th class=\"l\">Rule</th>\
         <th class=\"l\">With the rule</th><th class=\"l\">Without</th><th>Editions (rule / without / controls)</th>\
-        <th class=\"l\">Share of games</th><th>Raw (points)</th><th>Strength-adjusted</th></tr>");
+        <th class=\"l\">Share of games</th><th>Own change</th><th>Controls' change</th><th>Raw (points)</th>\
+        <th>Adjusted (rating cells)</th><th>Pre-trend placebo</th></tr>");
     let years = |y: &[i16]| {
         y.iter()
             .map(|y| y.to_string())
             .collect::<Vec<_>>()
             .join(", ")
     };
+    let points = |v: Option<f64>| v.map_or("–".into(), |v| format!("{:+.1}", v * 100.0));
     for c in &study.changes {
         for (i, (m, raw, adjusted)) in c.effects.iter().enumerate() {
             let lead = if i == 0 {
                 format!(
-                    "<td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{} / {} / {}+{}</td>",
+                    "<td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"note\">{}</td><td class=\"note\">{}</td><td>{} / {} / {}+{}</td>",
                     escape(&c.series),
                     escape(&c.rules_label()),
                     years(&c.after_years),
@@ -211,16 +263,74 @@ pub fn rule_study_changes(h: &mut String, study: &crate::analysis::rule_study::R
             } else {
                 "<td></td><td></td><td></td><td></td><td></td>".into()
             };
+            let placebo = c
+                .pre_trend
+                .iter()
+                .find(|(pm, _)| pm == m)
+                .map_or("–".into(), |(_, e)| effect_cell(Some(e)));
             let _ = write!(
                 h,
-                "<tr>{lead}<td class=\"l\">{}</td><td>{}</td><td>{}</td></tr>",
+                "<tr>{lead}<td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{placebo}</td></tr>",
                 escape(&m.label(study.short_limits)),
+                points(change(&c.after, &c.before, *m)),
+                points(change(&c.control_after, &c.control_before, *m)),
                 effect_cell(Some(raw)),
                 effect_cell(adjusted.as_ref())
             );
         }
     }
-    h.push_str("</table></div>\n");
+    h.push_str("</table></div>\n<p class=\"caption\">The difference in differences is the series' own change \
+        (editions with the rule minus without) less the controls' change over the same years; adjusted, each change \
+        is taken within cells of both players' ratings. Intervals: 95% bootstrap of whole editions (“one edition: no \
+        interval” where a group has one). The pre-trend placebo splits the editions without the rule into an earlier \
+        and a later half and asks the same question of them: a series whose rates were already moving before the \
+        change shows a placebo away from zero.</p>\n");
+    // Series that disagree in sign on the draw rate: the two changes say
+    // whether the series or its controls make the difference.
+    let draws: Vec<(&crate::analysis::rule_study::SeriesChange, f64)> = study
+        .changes
+        .iter()
+        .filter_map(|c| {
+            let (_, raw, _) = c.effects.iter().find(|(m, _, _)| *m == Measure::Draws)?;
+            Some((c, raw.estimate))
+        })
+        .collect();
+    if draws.iter().any(|(_, d)| *d > 0.0) && draws.iter().any(|(_, d)| *d < 0.0) {
+        h.push_str(
+            "<p class=\"caption\" id=\"sign-flips\"><strong>Why the series disagree.</strong> ",
+        );
+        let explain = |(c, d): &(&crate::analysis::rule_study::SeriesChange, f64)| {
+            format!(
+                "{} {:+.1} (its own draw rate {} over {} games with the rule and {} without; the {} control editions' {})",
+                c.series,
+                d * 100.0,
+                points(change(&c.after, &c.before, Measure::Draws)),
+                thousands(c.after.games),
+                thousands(c.before.games),
+                c.editions[2] + c.editions[3],
+                points(change(&c.control_after, &c.control_before, Measure::Draws)),
+            )
+        };
+        let up: Vec<String> = draws
+            .iter()
+            .filter(|(_, d)| *d > 0.0)
+            .map(explain)
+            .collect();
+        let down: Vec<String> = draws
+            .iter()
+            .filter(|(_, d)| *d < 0.0)
+            .map(explain)
+            .collect();
+        let _ = writeln!(
+            h,
+            "The draw rate's difference in differences is positive for {} and negative for {}. Each is the \
+             series' own change less its controls' change in the same years, so a sign can come from the \
+             controls (their years differ by series) as much as from the series; with one or two editions a side \
+             a single tournament's field decides it.</p>",
+            escape(&up.join("; ")),
+            escape(&down.join("; "))
+        );
+    }
 }
 
 /// How much of each edition the data hold.
@@ -278,6 +388,7 @@ pub fn rule_study_section(
         let _ = writeln!(h, "<figure>{svg}</figure>");
     }
     super::rule_study_effects(h, study);
+    super::rule_study_published(h, study);
     super::rule_study_changes(h, study);
     super::rule_study_editions(h, study);
     let _ = writeln!(
