@@ -1,5 +1,6 @@
 """Executes every notebook headless (nbclient) against a games table, so
-they can never rot. Usage: run_notebooks.py TABLE.parquet
+they can never rot. Usage: run_notebooks.py TABLE.parquet [NAME...]
+(NAME: a notebook's file stem, e.g. sofia_rules; default: every notebook)
 
 The notebooks ask `remis` for their numbers: REMIS names the binary (the
 Makefile passes the one it built); without it, the debug build under
@@ -22,7 +23,7 @@ os.environ["REMIS"] = str(pathlib.Path(os.environ["REMIS"]).resolve())
 if not pathlib.Path(os.environ["REMIS"]).is_file():
     sys.exit(f"run_notebooks: no remis binary at {os.environ['REMIS']} (build it, or set REMIS)")
 failed = 0
-notebooks = sorted(HERE.glob("*.ipynb"))
+notebooks = sorted(p for p in HERE.glob("*.ipynb") if not sys.argv[2:] or p.stem in sys.argv[2:])
 with tempfile.TemporaryDirectory(prefix="remis-kernels-") as sockets:
     for path in notebooks:
         nb = nbformat.read(path, as_version=4)

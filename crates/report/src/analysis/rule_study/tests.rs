@@ -1,0 +1,219 @@
+//! The rule study's estimators on editions built by hand and on
+//! generated ones with a planted effect.
+
+use super::*;
+
+fn edition(series: &str, year: i16, regime: Regime, bands: &[(u16, u64, u64)]) -> Edition {
+    let mut by_cell = BTreeMap::new();
+    let mut total = GroupStats::default();
+    for &(band, games, draws) in bands {
+        let g = GroupStats {
+            games,
+            draws,
+            ..GroupStats::default()
+        };
+        total.add(&g);
+        by_cell.insert(
+            RatingCell::Rated {
+                mean: band * 100,
+                gap: 0,
+            },
+            g,
+        );
+    }
+    Edition {
+        series: series.into(),
+        year,
+        regime,
+        three_one_zero: false,
+        total,
+        by_cell,
+        pairs: BTreeMap::new(),
+        rounds_seen: 0,
+        last_round: 0,
+        players: 0,
+        inferred: false,
+    }
+}
+
+#[test]
+fn mantel_haenszel_removes_a_difference_made_by_strength() {
+    // Same draw rate within each band (40% in band 0, 60% in band 1),
+    // but the rule events are mostly strong: the raw difference is
+    // large, the adjusted one zero.
+    let rule = edition("R", 2010, Regime::Sofia, &[(0, 10, 4), (1, 90, 54)]);
+    let control = edition("C", 2010, Regime::None, &[(0, 90, 36), (1, 10, 6)]);
+    let (t, c) = (vec![&rule], vec![&control]);
+    let raw = difference(&t, &c, Measure::Draws, Estimator::Raw).unwrap();
+    assert!((raw - (0.58 - 0.42)).abs() < 1e-12);
+    let mh = difference(&t, &c, Measure::Draws, Estimator::MantelHaenszel).unwrap();
+    assert!(mh.abs() < 1e-12);
+}
+
+#[test]
+fn each_regime_is_estimated_against_the_controls_on_its_own() {
+    // Sofia editions draw 30%, move-limit editions 50%, controls 40%:
+    // pooled the rules look like the controls; apart they do not.
+    let editions = [
+        edition("A", 2010, Regime::Sofia, &[(0, 100, 30)]),
+        edition("B", 2010, Regime::MinMoves, &[(0, 100, 50)]),
+        edition("C", 2010, Regime::None, &[(0, 200, 80)]),
+    ];
+    let all = estimates(&editions, &mut Rng::new(1));
+    let raw = |r: Option<Regime>| {
+        let e = all.iter().find(|e| e.regime == r).unwrap();
+        e.measures[0].raw.unwrap().effect.estimate
+    };
+    assert!(raw(None).abs() < 1e-9, "{}", raw(None));
+    assert!((raw(Some(Regime::Sofia)) + 0.10).abs() < 1e-9);
+    assert!((raw(Some(Regime::MinMoves)) - 0.10).abs() < 1e-9);
+    assert_eq!(all.len(), 3);
+}
+
+#[test]
+fn controls_are_matched_on_years_and_mean_rating() {
+    // A control of the same strength in the same year, one 300 points
+    // weaker, one ten years apart: only the first is matched.
+    let mut editions = vec![
+        edition("R", 2010, Regime::Sofia, &[(27, 100, 40)]),
+        edition("C1", 2011, Regime::None, &[(27, 100, 50)]),
+        edition("C2", 2010, Regime::None, &[(24, 100, 20)]),
+        edition("C3", 2000, Regime::None, &[(27, 100, 70)]),
+    ];
+    for e in &mut editions {
+        let mean = match e.by_cell.keys().next() {
+            Some(RatingCell::Rated { mean, .. }) => u64::from(*mean) + 50,
+            _ => 0,
+        };
+        e.total.rated = e.total.games;
+        e.total.rating_sum = mean * e.total.games;
+    }
+    let all = estimates(&editions, &mut Rng::new(1));
+    let sofia = all
+        .iter()
+        .find(|e| e.regime == Some(Regime::Sofia))
+        .unwrap();
+    assert_eq!(sofia.matched_controls, 1);
+    assert_eq!(sofia.all_controls, 3);
+    assert_eq!(sofia.unmatched, 0);
+    let adjusted = sofia.measures[0].adjusted.unwrap().effect.estimate;
+    assert!((adjusted + 0.10).abs() < 1e-9, "{adjusted}");
+}
+
+#[test]
+fn within_pair_compares_the_same_players_under_both_rules() {
+    // Pair (a, b) draws 2 of 4 under the rule and 4 of 4 without;
+    // pair (c, d) met only under the rule and does not count.
+    let mut rule = edition("R", 2010, Regime::Sofia, &[(27, 8, 4)]);
+    let mut control = edition("C", 2011, Regime::None, &[(27, 4, 4)]);
+    rule.pairs.insert(("a".into(), "b".into()), [4, 2, 0, 0, 0]);
+    rule.pairs.insert(("c".into(), "d".into()), [4, 2, 0, 0, 0]);
+    control
+        .pairs
+        .insert(("a".into(), "b".into()), [4, 4, 0, 0, 0]);
+    let all = estimates(&[rule, control], &mut Rng::new(1));
+    let within = all[0].measures[0].within_pair.unwrap();
+    assert!((within.effect.estimate + 0.5).abs() < 1e-12);
+    assert_eq!(within.strata, 1);
+}
+
+#[test]
+fn within_pair_recovers_a_planted_effect_that_the_field_hides() {
+    // Forty pairs of players, each with its own draw propensity
+    // (0.3 to 0.7); the rule editions invite the drawish pairs more
+    // often, and the rule lowers every pair's draw rate by 10 points.
+    let mut rng = Rng::new(11);
+    let mut editions = Vec::new();
+    for (i, rule) in [
+        true, true, true, true, false, false, false, false, false, false,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let regime = if rule { Regime::Sofia } else { Regime::None };
+        let mut e = edition(&format!("E{i}"), 2010 + (i % 3) as i16, regime, &[]);
+        for pair in 0..40u64 {
+            let propensity = 0.3 + 0.4 * pair as f64 / 39.0;
+            let games = if rule == (propensity > 0.5) { 6 } else { 2 };
+            let p = propensity - if rule { 0.10 } else { 0.0 };
+            let draws = (0..games).filter(|_| rng.chance(p)).count() as u64;
+            e.pairs.insert(
+                (format!("a{pair}"), format!("b{pair}")),
+                [games, draws, 0, 0, 0],
+            );
+            e.total.games += games;
+            e.total.draws += draws;
+        }
+        editions.push(e);
+    }
+    let all = estimates(&editions, &mut Rng::new(1));
+    let draws = all[0].measures[0];
+    let raw = draws.raw.unwrap().effect.estimate;
+    let within = draws.within_pair.unwrap();
+    let (lo, hi) = within.effect.interval.unwrap();
+    assert!(
+        raw > -0.05,
+        "the field hides the effect in the raw difference: {raw}"
+    );
+    assert!(lo <= -0.10 && -0.10 <= hi, "{lo} {hi}");
+    assert!(
+        (within.effect.estimate + 0.10).abs() < 0.05,
+        "{}",
+        within.effect.estimate
+    );
+    assert_eq!(within.strata, 40);
+}
+
+#[test]
+fn a_published_figure_is_set_beside_ours_when_its_events_are_here() {
+    let mut mtel = edition("M-Tel Masters", 2005, Regime::Sofia, &[(27, 30, 17)]);
+    mtel.series = "M-Tel Masters".into();
+    let control = edition("C", 2005, Regime::None, &[(27, 30, 15)]);
+    let found = published::comparisons(&[mtel, control.clone()], &mut Rng::new(1));
+    assert_eq!(found.len(), 1);
+    assert!(
+        found[0].ours.starts_with("56.7% draws (17 of 30 games"),
+        "{}",
+        found[0].ours
+    );
+    assert!(
+        found[0].note.contains("inside our interval"),
+        "{}",
+        found[0].note
+    );
+    assert!(published::comparisons(&[control], &mut Rng::new(1)).is_empty());
+}
+
+#[test]
+fn difference_in_differences_by_hand() {
+    let after = edition("S", 2012, Regime::MinMoves, &[(0, 100, 40)]);
+    let before = edition("S", 2010, Regime::None, &[(0, 100, 50)]);
+    let control_after = edition("C", 2012, Regime::None, &[(0, 100, 55)]);
+    let control_before = edition("C", 2010, Regime::None, &[(0, 100, 50)]);
+    let groups: [&[&Edition]; 4] = [&[&after], &[&before], &[&control_after], &[&control_before]];
+    let d = did(groups, Measure::Draws, Estimator::Raw).unwrap();
+    assert!((d - (-0.10 - 0.05)).abs() < 1e-12);
+    let changes = series_changes(
+        &[after, before, control_after, control_before],
+        &mut Rng::new(1),
+    );
+    assert_eq!(changes.len(), 1);
+    assert_eq!(changes[0].series, "S");
+    // One edition per group: no interval.
+    assert!(changes[0].effects[0].1.interval.is_none());
+}
+
+#[test]
+fn mean_draw_length_interval() {
+    let g = GroupStats {
+        games: 3,
+        draws: 3,
+        draw_moves_sum: 60,
+        draw_moves_squares: 10 * 10 + 20 * 20 + 30 * 30,
+        ..GroupStats::default()
+    };
+    let (mean, lo, hi) = g.mean_draw_moves().unwrap();
+    assert_eq!(mean, 20.0);
+    assert!((hi - mean - 1.96 * (100.0f64 / 3.0).sqrt()).abs() < 1e-9);
+    assert!((mean - lo - (hi - mean)).abs() < 1e-9);
+}
