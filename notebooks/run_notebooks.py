@@ -20,6 +20,8 @@ build = pathlib.Path(os.environ.get("CARGO_TARGET_DIR") or HERE.parent / "target
 os.environ.setdefault("REMIS", str(build / "debug" / "remis"))
 # The notebooks run in notebooks/: a relative path would not be found.
 os.environ["REMIS"] = str(pathlib.Path(os.environ["REMIS"]).resolve())
+if os.environ.get("REMIS_EVENTS"):
+    os.environ["REMIS_EVENTS"] = str(pathlib.Path(os.environ["REMIS_EVENTS"]).resolve())
 if not pathlib.Path(os.environ["REMIS"]).is_file():
     sys.exit(f"run_notebooks: no remis binary at {os.environ['REMIS']} (build it, or set REMIS)")
 failed = 0
