@@ -7,6 +7,7 @@
 //! proportions); `render` turns it into HTML, charts, text, CSV or JSON.
 
 pub mod audit;
+pub mod crosstable;
 pub mod draws;
 pub mod format_audit;
 pub mod games;
@@ -97,6 +98,10 @@ pub fn summarize_rows(table: &Path, config: &Config) -> Result<Summary> {
         used.clone(),
         first.get(event_games),
     ));
+    let pairings = second.add(scoring::pairings_query(
+        used.clone(),
+        first.get(event_games),
+    ));
     let rule_queries = rule_study::queries(
         used,
         first.get(names),
@@ -127,6 +132,7 @@ pub fn summarize_rows(table: &Path, config: &Config) -> Result<Summary> {
             first.get(event_games),
             second.get(standings),
             first.get(plus_remise),
+            second.get(pairings),
         )?,
         audit: audit::audit_from(first.get(audit_counts), &examples)?,
         players: players::counts_from(first.get(players))?,

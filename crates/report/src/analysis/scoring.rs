@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use anyhow::Result;
 use polars::prelude::*;
 
+use super::crosstable::{self, Crosstable, PairingCounts};
 use super::merge::{Merge, pairs};
 use super::table::collect;
 use remis_table::schema::Column;
@@ -144,6 +145,14 @@ pub struct ScoringStudy {
     /// Events too small for a crosstable: fewer than
     /// [`CROSSTABLE_MIN_GAMES`] games, or a player with one game.
     pub small_events: u64,
+    /// Events whose players have about the same number of games but whose
+    /// pairings are neither a complete round robin nor every round of a
+    /// Swiss event (see [`crosstable`]).
+    pub unpaired_events: u64,
+    /// The ranked events: complete round robins (matches among them) and
+    /// Swiss events with every round's pairings.
+    pub round_robins: u64,
+    pub swiss: u64,
     pub changes: BTreeMap<System, Changes>,
     /// Drawn games by plus-remise winner ("white"/"black") and rule (1-3).
     pub plus_remise_draws: BTreeMap<(String, u8), u64>,
@@ -174,12 +183,15 @@ pub struct ScoringCounts {
     pub standings: BTreeMap<EventYear, BTreeMap<String, Points>>,
     #[serde(with = "pairs")]
     pub plus_remise_draws: BTreeMap<(String, u8), u64>,
+    /// Pairings and rounds of the events whose standings look complete.
+    pub pairings: PairingCounts,
 }
 
 impl Merge for ScoringCounts {
     fn absorb(&mut self, other: ScoringCounts) {
         self.event_games.absorb(other.event_games);
         self.standings.absorb(other.standings);
+        self.pairings.absorb(other.pairings);
         let games = &self.event_games;
         self.standings
             .retain(|key, _| games.get(key).is_some_and(|&n| n <= STANDINGS_MAX_GAMES));
@@ -220,11 +232,7 @@ pub fn plus_remise_query(used: LazyFrame) -> LazyFrame {
 /// [`event_games_query`]).
 pub fn standings_query(used: LazyFrame, event_games: &DataFrame) -> LazyFrame {
     let used = with_event(used);
-    let small = event_games
-        .clone()
-        .lazy()
-        .filter(col("n").lt_eq(lit(STANDINGS_MAX_GAMES)))
-        .select(event_year());
+    let small = small_events(event_games);
     let side = |side: Column| {
         let mut columns = vec![
             Column::Event.col(),
@@ -253,11 +261,28 @@ pub fn standings_query(used: LazyFrame, event_games: &DataFrame) -> LazyFrame {
         )
 }
 
-/// The counts from the frames of the three queries.
+/// The events of at most [`STANDINGS_MAX_GAMES`] games (`event_games`:
+/// the result of [`event_games_query`]).
+fn small_events(event_games: &DataFrame) -> LazyFrame {
+    event_games
+        .clone()
+        .lazy()
+        .filter(col("n").lt_eq(lit(STANDINGS_MAX_GAMES)))
+        .select(event_year())
+}
+
+/// Games by pairing and round in the events of at most
+/// [`STANDINGS_MAX_GAMES`] games, for the crosstable rule.
+pub fn pairings_query(used: LazyFrame, event_games: &DataFrame) -> LazyFrame {
+    crosstable::query(used, small_events(event_games))
+}
+
+/// The counts from the frames of the four queries.
 pub fn counts_from(
     event_games: &DataFrame,
     standings: &DataFrame,
     plus_remise: &DataFrame,
+    pairings: &DataFrame,
 ) -> Result<ScoringCounts> {
     let mut out = ScoringCounts::default();
     let events = event_games.column(Column::Event.name())?.str()?;
@@ -306,6 +331,15 @@ pub fn counts_from(
             .entry((w.get(i).unwrap_or("?").to_string(), r.get(i).unwrap_or(0)))
             .or_insert(0) += n.get(i).unwrap_or(0);
     }
+    // Pairings only of the events that may be crosstables: the others'
+    // would only fill the summary.
+    let standings = &out.standings;
+    out.pairings = crosstable::counts_from(pairings, &|key| {
+        standings.get(key).is_some_and(|table| {
+            let players: Vec<(&String, &Points)> = table.iter().collect();
+            looks_complete(&players) && crosstable_sized(&players)
+        })
+    })?;
     Ok(out)
 }
 
@@ -313,8 +347,9 @@ pub fn counts_from(
 pub fn counts(used: LazyFrame) -> Result<ScoringCounts> {
     let event_games = collect(event_games_query(used.clone()))?;
     let standings = collect(standings_query(used.clone(), &event_games))?;
+    let pairings = collect(pairings_query(used.clone(), &event_games))?;
     let plus_remise = collect(plus_remise_query(used))?;
-    counts_from(&event_games, &standings, &plus_remise)
+    counts_from(&event_games, &standings, &plus_remise, &pairings)
 }
 
 /// The fewest games of an event whose standings are compared: a
@@ -363,6 +398,15 @@ pub fn scoring_study(counts: &ScoringCounts) -> ScoringStudy {
         if !crosstable_sized(&players) {
             study.small_events += 1;
             continue;
+        }
+        let names: Vec<&String> = players.iter().map(|(name, _)| *name).collect();
+        match crosstable::crosstable(&counts.pairings, &(event.clone(), *year), &names) {
+            None => {
+                study.unpaired_events += 1;
+                continue;
+            }
+            Some(Crosstable::RoundRobin { .. }) => study.round_robins += 1,
+            Some(Crosstable::Swiss { .. }) => study.swiss += 1,
         }
         study.events += 1;
         let rank = |k: usize| -> Vec<usize> {
@@ -416,6 +460,7 @@ mod tests {
         let df = df! {
             "event" => ["One", "Two", "Two"],
             "year" => [2000i16; 3],
+            "round" => ["1", "1", "2"],
             "white" => ["A", "C", "D"],
             "black" => ["B", "D", "C"],
             "result" => ["1-0", "1-0", "1/2-1/2"],
@@ -435,6 +480,8 @@ mod tests {
         let df = df! {
             "event" => ["Test"; 4],
             "year" => [2000i16; 4],
+            // Two rounds of a Swiss event: every round's pairings.
+            "round" => ["1.1", "1.2", "2.1", "2.2"],
             "white" => ["A", "C", "A", "B"],
             "black" => ["B", "D", "C", "D"],
             "result" => ["1-0", "1-0", "1/2-1/2", "1/2-1/2"],
@@ -444,6 +491,7 @@ mod tests {
         .unwrap();
         let study = scoring_study(&counts(df.lazy()).unwrap());
         assert_eq!(study.events, 1);
+        assert_eq!((study.swiss, study.round_robins), (1, 0));
         assert_eq!(study.changes[&System::Football].different_winner, 0);
         assert_eq!(study.changes[&System::Children].different_winner, 0);
         let plus = &study.changes[&System::PlusRemise];

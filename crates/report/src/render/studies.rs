@@ -288,6 +288,9 @@ pub fn cell(p: Proportion) -> String {
 pub fn scoring_json(study: &scoring::ScoringStudy) -> serde_json::Value {
     serde_json::json!({
         "events": study.events,
+        "round_robins": study.round_robins,
+        "swiss": study.swiss,
+        "unpaired_events_left_out": study.unpaired_events,
         "large_events_left_out": study.large_events,
         "incomplete_events_left_out": study.incomplete_events,
         "small_events_left_out": study.small_events,
@@ -335,6 +338,18 @@ pub fn write_scoring(out: &mut dyn Write, study: &scoring::ScoringStudy) -> std:
             out,
             "  not ranked: {} events whose games are not all here (player collections, arenas)",
             study.incomplete_events
+        )?;
+    }
+    writeln!(
+        out,
+        "  ranked: {} complete round robins (matches among them) and {} Swiss events with every round's pairings",
+        study.round_robins, study.swiss
+    )?;
+    if study.unpaired_events > 0 {
+        writeln!(
+            out,
+            "  not ranked: {} events whose pairings are neither a complete round robin nor every round of a Swiss event",
+            study.unpaired_events
         )?;
     }
     if study.small_events > 0 {

@@ -453,6 +453,25 @@ pub fn scoring_section(h: &mut String, study: &crate::analysis::scoring::Scoring
             thousands(study.incomplete_events)
         );
     }
+    let _ = writeln!(
+        h,
+        "<p class=\"caption\" id=\"crosstables\">Ranked: {} events whose games are a complete crosstable: {} round \
+         robins (every pair of players met, each pair equally often; a match is the round robin of two) and {} Swiss \
+         events with every round's pairings (rounds numbered from 1 in the <code>Round</code> tag, each with half \
+         the players' number of games, no player twice in a round, no pair twice).</p>",
+        thousands(study.events),
+        thousands(study.round_robins),
+        thousands(study.swiss)
+    );
+    if study.unpaired_events > 0 {
+        let _ = writeln!(
+            h,
+            "<p class=\"caption\" id=\"unpaired-events\">Not ranked: {} events whose players have about the same \
+             number of games but whose pairings are neither a complete round robin nor every round of a Swiss event \
+             (a pair or a board missing, rounds not numbered).</p>",
+            thousands(study.unpaired_events)
+        );
+    }
     if study.small_events > 0 {
         let _ = writeln!(
             h,
