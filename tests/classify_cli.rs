@@ -564,6 +564,34 @@ fn sofia_study_compares_rule_events_with_controls() {
     // The matching is stated: the window and what it kept.
     assert_eq!(study["match_window"]["years"], 2);
     assert!(sofia["matched_controls"].as_u64().unwrap() <= 27);
+    // The report shows the same Sofia-only numbers as `remis sofia`.
+    let page = dir.join("report.html");
+    succeeded(
+        remis()
+            .args(["report", "--events"])
+            .arg(dir.join("events.toml"))
+            .arg(dir.join("out"))
+            .arg("--out")
+            .arg(&page)
+            .output()
+            .unwrap(),
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    let effects = &html[html
+        .find("id=\"rule-effects\"")
+        .expect("the estimates' table")..];
+    let effects = &effects[..effects.find("</table>").unwrap()];
+    let sofia_rows = &effects[effects
+        .find("No draw offers (Sofia rules)")
+        .expect("a Sofia block")..];
+    let point = |v: &serde_json::Value| format!("{:+.1}", v.as_f64().unwrap() * 100.0);
+    for kind in ["raw", "adjusted"] {
+        let shown = point(&draws[kind]["estimate"]);
+        assert!(
+            sofia_rows.contains(&shown),
+            "{kind} {shown} not in the report's Sofia rows"
+        );
+    }
     // The text output says what the estimate means and cannot show.
     let text = remis()
         .args(["sofia", "--events"])

@@ -273,8 +273,44 @@ fn small_events(event_games: &DataFrame) -> LazyFrame {
 
 /// Games by pairing and round in the events of at most
 /// [`STANDINGS_MAX_GAMES`] games, for the crosstable rule.
+/// Only events whose standings look complete and large enough (as
+/// [`looks_complete`] and [`crosstable_sized`] judge them) are grouped:
+/// the others would cost a group of every game.
 pub fn pairings_query(used: LazyFrame, event_games: &DataFrame) -> LazyFrame {
-    crosstable::query(used, small_events(event_games))
+    let mut semi = JoinArgs::new(JoinType::Semi);
+    semi.nulls_equal = true;
+    let side = |side: Column| {
+        used.clone().select([
+            Column::Event.col(),
+            Column::Year.col(),
+            side.col().fill_null(lit("?")).alias("player"),
+        ])
+    };
+    let games = concat(
+        [side(Column::White), side(Column::Black)],
+        UnionArgs::default(),
+    )
+    .expect("two frames of the same columns concatenate")
+    .join(small_events(event_games), event_year(), event_year(), semi)
+    .group_by([Column::Event.col(), Column::Year.col(), col("player")])
+    .agg([len().cast(DataType::UInt64).alias("games")]);
+    let candidates = games
+        .group_by(event_year())
+        .agg([
+            col("games").max().alias("most"),
+            col("games").min().alias("fewest"),
+            col("games").sum().alias("sides"),
+            len().alias("players"),
+        ])
+        .filter(
+            (col("fewest") + lit(1u64))
+                .gt_eq(col("most"))
+                .and(col("players").gt_eq(lit(2u32)))
+                .and(col("fewest").gt_eq(lit(2u64)))
+                .and(col("sides").gt_eq(lit(2 * CROSSTABLE_MIN_GAMES))),
+        )
+        .select(event_year());
+    crosstable::query(used, candidates)
 }
 
 /// The counts from the frames of the four queries.
@@ -333,13 +369,17 @@ pub fn counts_from(
     }
     // Pairings only of the events that may be crosstables: the others'
     // would only fill the summary.
-    let standings = &out.standings;
-    out.pairings = crosstable::counts_from(pairings, &|key| {
-        standings.get(key).is_some_and(|table| {
+    let candidates: std::collections::BTreeSet<&EventYear> = out
+        .standings
+        .iter()
+        .filter(|(_, table)| {
             let players: Vec<(&String, &Points)> = table.iter().collect();
             looks_complete(&players) && crosstable_sized(&players)
         })
-    })?;
+        .map(|(key, _)| key)
+        .collect();
+    let pairings = crosstable::counts_from(pairings, &|key| candidates.contains(key))?;
+    out.pairings = pairings;
     Ok(out)
 }
 
