@@ -274,7 +274,7 @@ fn small_events(event_games: &DataFrame) -> LazyFrame {
 /// Games by pairing and round in the events of at most
 /// [`STANDINGS_MAX_GAMES`] games, for the crosstable rule.
 /// Only events whose standings look complete and large enough (as
-/// [`looks_complete`] and [`crosstable_sized`] judge them) are grouped:
+/// `looks_complete` and `crosstable_sized` judge them) are grouped:
 /// the others would cost a group of every game.
 pub fn pairings_query(used: LazyFrame, event_games: &DataFrame) -> LazyFrame {
     let mut semi = JoinArgs::new(JoinType::Semi);

@@ -3,16 +3,24 @@
 //! comparable events without them, from a sourced catalogue
 //! (`data/events.toml`).
 //!
-//! Three estimates, each a difference in shares of games, with 95%
-//! intervals from a bootstrap over event editions (games of one edition
-//! share players, conditions and rules, so they are not independent):
+//! Each estimate is a difference in shares of games, rule minus control,
+//! for every rule pooled and for each regime apart (`estimate`):
 //!
 //! - **raw**: rule editions against control editions;
-//! - **strength-adjusted**: the Mantel–Haenszel risk difference over rating
-//!   bands, comparing rule and control games of the same band;
-//! - **difference in differences**, for every series that changed its rules:
-//!   its change between editions with and without the rule, minus the
-//!   controls' change over the same years; raw and strength-adjusted.
+//! - **adjusted**: against control editions matched on years (±
+//!   [`MATCH_YEARS`]) and mean rating (± [`MATCH_RATING`]), the
+//!   Mantel–Haenszel risk difference over cells of both players' ratings
+//!   (the mean's hundred and the gap, [`RatingCell`]);
+//! - **within pairs**: the same, with pairs of players as strata: the
+//!   players who met both under the rule and in control editions;
+//!
+//! with 95 % intervals from a wild cluster bootstrap by event edition
+//! ([`wild`]): games of one edition share players, conditions and rules,
+//! and the editions are few. For every series that changed its rules, the
+//! difference in differences (its change between editions with and
+//! without the rule, minus the controls' change over the same years; raw
+//! and adjusted by rating cell) with a bootstrap of editions, and a
+//! pre-trend placebo. [`published`] sets published figures beside ours.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -264,7 +272,7 @@ pub struct SeriesChange {
     pub control_after: GroupStats,
     /// Editions in each group: after, before, control after, control before.
     pub editions: [usize; 4],
-    /// By measure: the raw and the strength-adjusted difference in
+    /// By measure: the raw and the rating-cell-adjusted difference in
     /// differences.
     pub effects: Vec<(Measure, Effect, Option<Effect>)>,
     /// A placebo before the change: the later half of the editions
