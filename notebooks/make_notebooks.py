@@ -195,12 +195,22 @@ def mantel_haenszel_rd(df):
     return float((w * (y1 / n1 - y0 / n0)).sum() / w.sum())
 
 def matched_games(df):
-    """The rule editions with a control edition within 2 years and 100
-    points of mean rating, and those controls."""
-    editions = df.group_by("series", "year", "regime", "rule").agg(pl.col("mean_rating").mean().alias("m"))
+    """The rule editions with a control edition of the same format within
+    2 years and 100 points of mean rating, and those controls."""
+    edition = ["series", "year", "regime"]
+    # An edition's format: the play and speed of most of its games (of
+    # equal counts, the first by name).
+    formats = (df.with_columns((pl.col("play").fill_null("?") + " " + pl.col("speed").fill_null("?")).alias("format"))
+                 .group_by(*edition, "format").len()
+                 .sort(["len", "format"], descending=[True, False])
+                 .group_by(edition, maintain_order=True).first()
+                 .select(*edition, "format"))
+    editions = (df.group_by(*edition, "rule").agg(pl.col("mean_rating").mean().alias("m"))
+                  .join(formats, on=edition))
     rule, control = editions.filter(pl.col("rule")), editions.filter(~pl.col("rule"))
     pairs = rule.join(control, how="cross", suffix="_c").filter(
-        ((pl.col("year").cast(pl.Int64) - pl.col("year_c").cast(pl.Int64)).abs() <= 2)
+        (pl.col("format") == pl.col("format_c"))
+        & ((pl.col("year").cast(pl.Int64) - pl.col("year_c").cast(pl.Int64)).abs() <= 2)
         & ((pl.col("m") - pl.col("m_c")).abs() <= 100))
     keep = pl.concat([pairs.select("series", "year", "regime"),
                       pairs.select(pl.col("series_c").alias("series"), pl.col("year_c").alias("year"),

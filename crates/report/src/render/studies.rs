@@ -123,7 +123,7 @@ pub fn rule_study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
             })).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
         "editions": study.editions.iter().map(|e| serde_json::json!({
-            "series": e.series, "year": e.year, "regime": e.regime.as_str(),
+            "series": e.series, "year": e.year, "regime": e.regime.as_str(), "format": e.format,
             "games": e.total.games, "draws": e.total.draws, "agreed": e.total.agreed,
             "rounds_seen": e.rounds_seen, "last_round": e.last_round, "players": e.players,
             "inferred": e.inferred,

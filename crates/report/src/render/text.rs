@@ -229,7 +229,7 @@ pub fn regime_basis(e: &crate::analysis::rule_study::RegimeEstimate) -> String {
         .and_then(|m| m.within_pair)
         .map_or(0, |w| w.strata);
     format!(
-        "{} rule editions{years} ({} without a control within {MATCH_YEARS} years and {MATCH_RATING:.0} points of mean rating); controls matched {} of {}; mean rating {} under the rule, {} matched controls, {} all controls; {pairs} pairs of players met under both",
+        "{} rule editions{years} ({} without a control of the same format within {MATCH_YEARS} years and {MATCH_RATING:.0} points of mean rating); controls matched {} of {}; mean rating {} under the rule, {} matched controls, {} all controls; {pairs} pairs of players met under both",
         e.rule_editions,
         e.unmatched,
         e.matched_controls,

@@ -32,13 +32,13 @@ pub fn names_query(used: LazyFrame) -> LazyFrame {
 
 /// The queries over the games of the events the catalogue names (from
 /// the result of [`names_query`]): by group (rating cell), by round, by
-/// pairing. `None` when the catalogue names none of them.
+/// pairing, by format. `None` when the catalogue names none of them.
 pub fn queries(
     used: LazyFrame,
     names: &DataFrame,
     catalogue: &EventCatalogue,
     short_limits: [u32; 2],
-) -> Result<Option<[LazyFrame; 3]>> {
+) -> Result<Option<[LazyFrame; 4]>> {
     let named: Vec<&str> = names
         .column(Column::Event.name())?
         .str()?
@@ -160,16 +160,22 @@ pub fn queries(
     ];
     let mut round_keys = keys();
     round_keys.push(Column::Round.col());
+    // Where and how fast each edition was played, for matching controls
+    // of the same format.
+    let mut format_keys = keys();
+    format_keys.extend([Column::Play.col(), Column::Speed.col()]);
     Ok(Some([
         used.clone().group_by(group_keys).agg(aggs),
         used.clone().group_by(round_keys).agg([len().alias("n")]),
-        used.group_by(pairing_keys).agg(pairing_counts),
+        used.clone().group_by(pairing_keys).agg(pairing_counts),
+        used.group_by(format_keys)
+            .agg([len().cast(DataType::UInt64).alias("n")]),
     ]))
 }
 
 /// The counts from the frames of [`queries`].
-pub fn counts_from(frames: [&DataFrame; 3]) -> Result<RuleStudyCounts> {
-    let [df, rounds, pairings] = frames;
+pub fn counts_from(frames: [&DataFrame; 4]) -> Result<RuleStudyCounts> {
+    let [df, rounds, pairings, formats] = frames;
     let mut out = RuleStudyCounts::default();
     let u = |name: &str| -> Result<Vec<u64>> {
         Ok(df
@@ -257,6 +263,20 @@ pub fn counts_from(frames: [&DataFrame; 3]) -> Result<RuleStudyCounts> {
             .entry((k, names.0, names.1))
             .or_default()
             .absorb(counts.each_ref().map(|c| c[i]));
+    }
+    let play = formats.column(Column::Play.name())?.str()?;
+    let speed = formats.column(Column::Speed.name())?.str()?;
+    let n = formats.column("n")?.u64()?;
+    for i in 0..formats.height() {
+        let Some(k) = event_key(formats, i)? else {
+            continue;
+        };
+        let format = format!(
+            "{} {}",
+            play.get(i).unwrap_or("?"),
+            speed.get(i).unwrap_or("?")
+        );
+        *out.formats.entry((k, format)).or_insert(0) += n.get(i).unwrap_or(0);
     }
     Ok(out)
 }

@@ -46,9 +46,11 @@ pub struct MeasureEstimate {
     pub within_pair: Option<wild::Stratified>,
 }
 
-/// Whether a control edition is within the window of a rule edition.
+/// Whether a control edition is within the window of a rule edition:
+/// the same format, years and mean ratings close.
 fn matches(rule: &Edition, control: &Edition) -> bool {
-    (rule.year - control.year).abs() <= MATCH_YEARS
+    rule.format == control.format
+        && (rule.year - control.year).abs() <= MATCH_YEARS
         && match (rule.total.mean_rating(), control.total.mean_rating()) {
             (Some(a), Some(b)) => (a - b).abs() <= MATCH_RATING,
             _ => false,

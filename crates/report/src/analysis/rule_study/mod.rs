@@ -226,6 +226,9 @@ pub struct Edition {
     pub regime: Regime,
     /// Played with 3-1-0 ("football") scoring, under whatever regime.
     pub three_one_zero: bool,
+    /// Where and how fast most of its games were played ("over-the-board
+    /// classical"): controls are matched on it.
+    pub format: String,
     pub total: GroupStats,
     pub by_cell: BTreeMap<RatingCell, GroupStats>,
     /// Games by the two players' identities (`player_key`, in order).
@@ -362,6 +365,10 @@ pub struct RuleStudyCounts {
     /// clustered by player), and who met whom under which rules.
     #[serde(with = "pairs")]
     pub pairings: BTreeMap<(EventKey, String, String), PairingStats>,
+    /// Games by format ("over-the-board classical"): the table's `play`
+    /// and `speed`.
+    #[serde(with = "pairs")]
+    pub formats: BTreeMap<(EventKey, String), u64>,
 }
 
 impl Merge for RuleStudyCounts {
@@ -369,6 +376,7 @@ impl Merge for RuleStudyCounts {
         self.groups.absorb(other.groups);
         self.rounds.absorb(other.rounds);
         self.pairings.absorb(other.pairings);
+        self.formats.absorb(other.formats);
     }
 }
 
@@ -400,6 +408,7 @@ pub fn rule_study(
             year: *year,
             regime: rules.regime,
             three_one_zero: rules.scoring == "3-1-0",
+            format: String::new(),
             total: GroupStats::default(),
             by_cell: BTreeMap::new(),
             pairs: BTreeMap::new(),
@@ -453,7 +462,21 @@ pub fn rule_study(
             edition.players = edition.players.max(white.len().max(black.len()) as u32);
         }
     }
+    let mut formats: BTreeMap<&(String, i16, Regime), BTreeMap<&str, u64>> = BTreeMap::new();
+    for ((event_key, format), n) in &counts.formats {
+        if let Some(key) = edition_of.get(event_key) {
+            *formats.entry(key).or_default().entry(format).or_insert(0) += n;
+        }
+    }
     for (key, edition) in &mut editions {
+        if let Some(by_format) = formats.get(key) {
+            // The most games; of equal counts, the first by name.
+            let most = by_format.values().max().copied().unwrap_or(0);
+            edition.format = by_format
+                .iter()
+                .find(|(_, n)| **n == most)
+                .map_or(String::new(), |(f, _)| f.to_string());
+        }
         if let Some(seen) = rounds.get(key) {
             edition.rounds_seen = seen.len() as u32;
             edition.last_round = seen.last().copied().unwrap_or(0);

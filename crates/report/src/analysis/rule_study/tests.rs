@@ -26,6 +26,7 @@ fn edition(series: &str, year: i16, regime: Regime, bands: &[(u16, u64, u64)]) -
         year,
         regime,
         three_one_zero: false,
+        format: "over-the-board classical".into(),
         total,
         by_cell,
         pairs: BTreeMap::new(),
@@ -73,13 +74,17 @@ fn each_regime_is_estimated_against_the_controls_on_its_own() {
 #[test]
 fn controls_are_matched_on_years_and_mean_rating() {
     // A control of the same strength in the same year, one 300 points
-    // weaker, one ten years apart: only the first is matched.
+    // weaker, one ten years apart, one of another format: only the first
+    // is matched.
     let mut editions = vec![
         edition("R", 2010, Regime::Sofia, &[(27, 100, 40)]),
         edition("C1", 2011, Regime::None, &[(27, 100, 50)]),
         edition("C2", 2010, Regime::None, &[(24, 100, 20)]),
         edition("C3", 2000, Regime::None, &[(27, 100, 70)]),
+        // Same year and strength, but played online at blitz.
+        edition("C4", 2010, Regime::None, &[(27, 100, 90)]),
     ];
+    editions[4].format = "online blitz".into();
     for e in &mut editions {
         let mean = match e.by_cell.keys().next() {
             Some(RatingCell::Rated { mean, .. }) => u64::from(*mean) + 50,
@@ -94,7 +99,7 @@ fn controls_are_matched_on_years_and_mean_rating() {
         .find(|e| e.regime == Some(Regime::Sofia))
         .unwrap();
     assert_eq!(sofia.matched_controls, 1);
-    assert_eq!(sofia.all_controls, 3);
+    assert_eq!(sofia.all_controls, 4);
     assert_eq!(sofia.unmatched, 0);
     let adjusted = sofia.measures[0].adjusted.unwrap().effect.estimate;
     assert!((adjusted + 0.10).abs() < 1e-9, "{adjusted}");

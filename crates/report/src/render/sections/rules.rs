@@ -8,7 +8,7 @@ no draw offers before move N, 3-1-0 scoring, armageddon after a draw), from the 
 editions without one; the filters above apply to both, and rapid, blitz, blindfold and simul events are left \
 out by name. Each estimate is a difference in the share of games (in percentage points): rule minus control. \
 “Raw” compares all games; “adjusted” compares games of the same cell of both players' ratings (mean and \
-gap; Mantel–Haenszel weights) against control editions matched on years and mean rating, so that stronger \
+gap; Mantel–Haenszel weights) against control editions matched on format, years and mean rating, so that stronger \
 fields under the rule do not pass for an effect of it; “within pairs” compares the same two players under \
 both rules. For a series that changed its rules, the difference in differences is its change between editions \
 with and without the rule, minus the controls' change over the same years, with a placebo before the change. \
@@ -185,7 +185,8 @@ pub fn rule_study_effects(h: &mut String, study: &crate::analysis::rule_study::R
         h,
         "</table></div>\n<p class=\"caption\">Each rule regime apart and all rules pooled: a federation asking about \
         Sofia rules reads the Sofia rows. <em>Raw</em>: every rule edition against every control edition. \
-        <em>Adjusted</em>: against the control editions within {} years and {:.0} points of mean rating of a rule edition \
+        <em>Adjusted</em>: against the control editions of the same format (play and speed, by most games) within {} years \
+        and {:.0} points of mean rating of a rule edition \
         (rule editions with none are left out), comparing games in the same cell of both players' ratings: the mean \
         rating's hundred and the gap (under 50, 50–99, 100–199, 200–399, 400 or more; unrated games a cell of their \
         own), with Mantel–Haenszel weights. <em>Within pairs</em>: the same two players under the rule and in control \
