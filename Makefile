@@ -61,6 +61,8 @@ test: build setup lint
 		--elo-basis min --out $(TEST_OUT)/synthetic/report.html
 	REMIS_REPORT=$(TEST_OUT)/sample/report.html REMIS_SYNTHETIC_REPORT=$(TEST_OUT)/synthetic/report.html \
 		REMIS_SCREENSHOT=$(TEST_OUT)/report.png $(VENV)/bin/python -m pytest -q tests/browser
+	# remis explain's trails against an independent replay (python-chess).
+	REMIS=$(REMIS_DEBUG) $(VENV)/bin/python -m pytest -q tests/python
 	REMIS=$(REMIS_DEBUG) $(VENV)/bin/python notebooks/run_notebooks.py $(TEST_OUT)/sample/games.parquet
 	# The sample has none of the catalogue's events: the rule-study notebook
 	# reproduces remis's estimates on the generated games and their catalogue.

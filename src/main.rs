@@ -36,6 +36,8 @@ enum Command {
     Scoring(cmd::scoring::Args),
     /// Compare events under rules against short draws with comparable events.
     Sofia(cmd::sofia::Args),
+    /// Why one game ended as it did: the trail in the Laws' terms (repetitions, move counts, helpmates).
+    Explain(cmd::explain::Args),
     /// Print results as text, CSV or JSON: draw rates, outcomes, rating gap, openings, time classes, clocks, audit.
     Stats(cmd::stats::Args),
     /// Write each table's summary file for the filters given, so that reading commands need not read its rows.
@@ -89,6 +91,7 @@ fn main() -> std::process::ExitCode {
         Command::Report(args) => cmd::report::run(args),
         Command::Stats(args) => cmd::stats::run(args),
         Command::Sofia(args) => cmd::sofia::run(args),
+        Command::Explain(args) => cmd::explain::run(args),
         Command::Scoring(args) => cmd::scoring::run(args),
         Command::Summarize(args) => cmd::summarize::run(args),
     };

@@ -1,6 +1,7 @@
 //! One module per subcommand: each parses its flags and calls the crates.
 
 pub mod classify;
+pub mod explain;
 pub mod filters;
 pub mod generate;
 pub mod report;

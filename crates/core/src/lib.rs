@@ -15,6 +15,7 @@
 //! This crate knows nothing of Parquet, polars or charts.
 
 pub mod excerpt;
+pub mod explain;
 pub mod fnv;
 pub mod input;
 pub mod replay;

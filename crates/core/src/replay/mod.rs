@@ -306,6 +306,26 @@ impl GameReplayer {
         self.replay_spans(&chunk.data, &chunk.games, chunk.tags.as_ref(), records)
     }
 
+    /// Replays the `game`-th game of a chunk alone; `None` when its text
+    /// is not PGN. [`GameReplayer::played`] then holds its moves.
+    pub fn replay_one(&mut self, chunk: &Chunk, game: usize) -> Option<GameRecord> {
+        let mut records = Vec::with_capacity(1);
+        self.replay_spans_from(
+            &chunk.data,
+            &chunk.games[game..=game],
+            game,
+            chunk.tags.as_ref(),
+            &mut records,
+        );
+        records.pop()
+    }
+
+    /// The last game replayed: its start position and the moves played
+    /// (up to the first illegal one).
+    pub fn played(&self) -> (&Chess, &[shakmaty::Move]) {
+        self.arbiter.played()
+    }
+
     fn replay_spans(
         &mut self,
         data: &[u8],
@@ -313,8 +333,22 @@ impl GameReplayer {
         tags: Option<&TagTable>,
         records: &mut Vec<GameRecord>,
     ) -> Vec<NotPgn> {
+        self.replay_spans_from(data, spans, 0, tags, records)
+    }
+
+    /// As [`Self::replay_spans`], for spans that start at game `first` of
+    /// their chunk (whose tags, for columnar input, are row `first + i`).
+    fn replay_spans_from(
+        &mut self,
+        data: &[u8],
+        spans: &[GameSpan],
+        first: usize,
+        tags: Option<&TagTable>,
+        records: &mut Vec<GameRecord>,
+    ) -> Vec<NotPgn> {
         let mut not_pgn = Vec::new();
         for (i, span) in spans.iter().enumerate() {
+            let i = first + i;
             let text = &data[span.start..span.end];
             self.cut = span.cut;
             self.text_base = text.as_ptr() as usize;

@@ -67,6 +67,11 @@ impl Arbiter {
         &self.position
     }
 
+    /// The game as played: its start position and its moves.
+    pub fn played(&self) -> (&Chess, &[Move]) {
+        (&self.start, &self.moves)
+    }
+
     /// Plies played since the start.
     pub fn plies(&self) -> u32 {
         self.moves.len() as u32

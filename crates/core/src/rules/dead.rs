@@ -204,6 +204,66 @@ pub fn can_mate(pos: &Chess, color: Color, options: &SearchOptions) -> Mate {
     }
 }
 
+/// A series of legal moves from `pos` in which `color` mates, found by the
+/// search within `nodes` of its deepest phase: the certificate that
+/// `color` can mate. `None` when the search proves it cannot, gives up, or
+/// cannot take the position.
+///
+/// ```
+/// use remis_core::rules::helpmate;
+/// use shakmaty::{CastlingMode, Chess, Color, Position, fen::Fen};
+///
+/// let pos: Chess = "8/8/8/4k3/8/8/2NNK3/8 w - - 0 1".parse::<Fen>().unwrap()
+///     .into_position(CastlingMode::Standard).unwrap();
+/// let line = helpmate(&pos, Color::White, 1 << 20).unwrap();
+/// let mut end = pos.clone();
+/// for m in &line {
+///     end.play_unchecked(*m);
+/// }
+/// assert!(end.is_checkmate() && end.turn() == Color::Black);
+/// assert!(helpmate(&pos, Color::Black, 1 << 20).is_none());
+/// ```
+pub fn helpmate(pos: &Chess, color: Color, nodes: u64) -> Option<Vec<shakmaty::Move>> {
+    let (board, _) = to_chess_board(pos)?;
+    let winner = match color {
+        Color::White => chess::Color::White,
+        Color::Black => chess::Color::Black,
+    };
+    let Some(chasolver::Winnability::Winnable { helpmate }) =
+        chasolver::winnability_within(&board, winner, nodes)
+    else {
+        return None;
+    };
+    // The solver's moves, matched to the legal moves of each position.
+    let mut at = pos.clone();
+    let mut line = Vec::with_capacity(helpmate.len());
+    for m in helpmate {
+        let (from, to) = (m.get_source().to_index(), m.get_dest().to_index());
+        let promotion = m.get_promotion().map(|p| match p {
+            Piece::Knight => Role::Knight,
+            Piece::Bishop => Role::Bishop,
+            Piece::Rook => Role::Rook,
+            _ => Role::Queen,
+        });
+        let legal = at.legal_moves().into_iter().find(|l| {
+            let to_square = match l {
+                // The solver writes castling as the king's two-square move.
+                shakmaty::Move::Castle { king, rook } => {
+                    let side = CastlingSide::from_queen_side(rook < king);
+                    Square::from_coords(side.king_to_file(), king.rank())
+                }
+                other => other.to(),
+            };
+            l.from().map(|s| s as usize) == Some(from)
+                && to_square as usize == to
+                && l.promotion() == promotion
+        })?;
+        at.play_unchecked(legal);
+        line.push(legal);
+    }
+    (at.is_checkmate() && at.turn() != color).then_some(line)
+}
+
 /// Is `pos` dead (5.2.2)? A forced line (at most four replies, two plies
 /// deep) that always ends in bare material or stalemate is dead without the
 /// full search; the full search runs only on frozen pawn structures (or

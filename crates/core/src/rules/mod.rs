@@ -14,7 +14,7 @@ mod plus_remise;
 mod record;
 
 pub use arbiter::{Arbiter, Ruling};
-pub use dead::{Deadness, Mate, SearchOptions, can_mate, can_mate_after_flag, deadness};
+pub use dead::{Deadness, Mate, SearchOptions, can_mate, can_mate_after_flag, deadness, helpmate};
 pub use ending::{DrawType, Ending};
 pub use facts::BoardFacts;
 pub use history::{PositionHistory, position_hash};

@@ -1,0 +1,567 @@
+//! Why a game ended as remis classified it: the trail an arbiter can
+//! check, in the Laws' terms. The verdict is the replay's own (the same
+//! code that wrote the table's row); the trail adds what it rests on: every
+//! occurrence of a repeated position, where the 50- or 75-move count began
+//! and ended, the written move of a claim, the final position, and for a
+//! dead position or a flag fall what the search proved, with a helpmate
+//! line as the certificate when a side can mate.
+
+use std::sync::{Arc, atomic::AtomicU64};
+
+use shakmaty::{Chess, Color, EnPassantMode, Move, Position, fen::Fen, san::SanPlus};
+
+use crate::input::{ColumnarSource, Input, Limits, read_chunks};
+use crate::replay::{Field, GameRecord, GameReplayer};
+use crate::rules::{
+    Deadness, Ending, Event, GameResult, Mate, Mismatch, SearchOptions, deadness, helpmate,
+    position_hash,
+};
+
+/// One step of the trail: a position of the game (or reached by a written,
+/// unplayed move) and what the Laws make of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrailEvent {
+    /// Half-moves from the game's start position (0 is the start
+    /// position); a written move's position is one past the last ply.
+    pub ply: u32,
+    /// The move that reached the position, as written ("23...Kf7").
+    pub san: Option<String>,
+    pub fen: String,
+    /// What the position is: "repetition (occurrence 2 of 3)",
+    /// "fifty-move count starts", "checkmate", ...
+    pub kind: String,
+    pub note: String,
+}
+
+/// A series of legal moves in which a side mates: the proof that it can.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Helpmate {
+    /// The side that mates ("white" or "black").
+    pub side: &'static str,
+    /// The position the line starts from.
+    pub fen: String,
+    pub san: Vec<String>,
+}
+
+/// A game's trail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trail {
+    pub source: String,
+    pub game_no: u64,
+    pub white: Option<String>,
+    pub black: Option<String>,
+    pub event: Option<String>,
+    pub date: Option<String>,
+    /// The result as recorded, and as the Laws give it.
+    pub recorded_result: Option<&'static str>,
+    pub laws_result: Option<&'static str>,
+    /// The table's `ending`.
+    pub ending: &'static str,
+    /// The article of the FIDE Laws (2018) that decides the ending.
+    pub article: &'static str,
+    /// Why the recorded result contradicts the Laws, if it does.
+    pub mismatch: Option<&'static str>,
+    pub plies: u32,
+    pub start_fen: String,
+    /// Every move played, in SAN, from the start position.
+    pub moves: Vec<String>,
+    pub events: Vec<TrailEvent>,
+    pub helpmate: Option<Helpmate>,
+    /// What the search proved when no line could be shown.
+    pub proof: Option<String>,
+    /// The verdict in one sentence.
+    pub summary: String,
+    /// Why the game could not be replayed, when it could not.
+    pub error: Option<String>,
+}
+
+/// The article of the Laws behind an ending.
+pub const fn article(ending: Ending) -> &'static str {
+    match ending {
+        Ending::Checkmate => "5.1.1",
+        Ending::Resignation => "5.1.2",
+        Ending::TimeForfeit | Ending::TimeoutVsInsufficientMaterial => "6.9",
+        Ending::Stalemate => "5.2.1",
+        Ending::InsufficientMaterial | Ending::DeadPosition => "5.2.2",
+        Ending::Agreed => "9.1",
+        Ending::ThreefoldRepetition => "9.2",
+        Ending::FiftyMoves => "9.3",
+        Ending::FivefoldRepetition => "9.6.1",
+        Ending::SeventyFiveMoves => "9.6.2",
+        Ending::Unfinished
+        | Ending::Invalid
+        | Ending::UnsupportedVariant
+        | Ending::Abandoned
+        | Ending::RulesInfraction
+        | Ending::Adjudication => "–",
+    }
+}
+
+/// Node budget of the search for a trail: one game, so it can afford the
+/// reference budget (2^24, chasolver's own).
+pub const EXPLAIN_NODES: u64 = 1 << 24;
+
+/// Why `find_game` found nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum FindError {
+    #[error("{name}: has {games} games; there is no game {wanted}")]
+    TooFew {
+        name: String,
+        games: u64,
+        wanted: u64,
+    },
+    #[error("{0}: no games read")]
+    Empty(String),
+}
+
+/// A game found in an input: its record and the moves replayed.
+pub struct Found {
+    pub source: String,
+    pub record: GameRecord,
+    pub start: Chess,
+    pub moves: Vec<Move>,
+}
+
+/// Reads game `game_no` (1-based, as the table's `game_no`: the games of
+/// one source in order) of the first source of `input` whose name ends
+/// with `source` (any source when `None`), replaying every game before it.
+pub fn find_game(
+    input: &Input,
+    source: Option<&str>,
+    game_no: u64,
+    tables: &dyn ColumnarSource,
+    search: SearchOptions,
+) -> Result<Found, FindError> {
+    let mut replayer = GameReplayer::with_options(Limits::default(), search);
+    let mut found = None;
+    let mut counted: Option<(Arc<str>, u64)> = None;
+    read_chunks(
+        std::slice::from_ref(input),
+        1 << 20,
+        Limits::default(),
+        tables,
+        Arc::new(AtomicU64::new(0)),
+        &mut |chunk| {
+            if source.is_some_and(|s| !chunk.source.ends_with(s)) {
+                return true;
+            }
+            match &counted {
+                Some((name, _)) if *name != chunk.source => return false,
+                None => counted = Some((chunk.source.clone(), 0)),
+                _ => {}
+            }
+            for i in 0..chunk.games.len() {
+                let Some(record) = replayer.replay_one(&chunk, i) else {
+                    continue;
+                };
+                let seen = &mut counted.as_mut().expect("set above").1;
+                *seen += 1;
+                if *seen == game_no {
+                    let (start, moves) = replayer.played();
+                    found = Some(Found {
+                        source: chunk.source.to_string(),
+                        record,
+                        start: start.clone(),
+                        moves: moves.to_vec(),
+                    });
+                    return false;
+                }
+            }
+            true
+        },
+    );
+    match (found, counted) {
+        (Some(found), _) => Ok(found),
+        (None, Some((name, games))) => Err(FindError::TooFew {
+            name: name.to_string(),
+            games,
+            wanted: game_no,
+        }),
+        (None, None) => Err(FindError::Empty(input.name())),
+    }
+}
+
+fn fen(pos: &Chess) -> String {
+    Fen::from_position(pos, EnPassantMode::Legal).to_string()
+}
+
+fn side(color: Color) -> &'static str {
+    color.fold_wb("white", "black")
+}
+
+fn result_str(r: Option<GameResult>) -> Option<&'static str> {
+    r.map(GameResult::as_str)
+}
+
+/// The trail of a found game. `search` decides the dead positions and
+/// mating chances asked again here (a larger budget than a run's changes
+/// only answers the run left `unknown`).
+pub fn explain(found: &Found, game_no: u64, search: &SearchOptions) -> Trail {
+    let record = &found.record;
+    let text = |f: Field| record.text.get(f).map(str::to_string);
+    // Every position of the game and the move that reached it.
+    let mut positions = Vec::with_capacity(found.moves.len() + 1);
+    let mut sans: Vec<Option<String>> = Vec::with_capacity(found.moves.len() + 1);
+    positions.push(found.start.clone());
+    sans.push(None);
+    for &m in &found.moves {
+        let before = positions.last().expect("the start position is there");
+        sans.push(Some(move_label(before, m)));
+        let mut after = before.clone();
+        after.play_unchecked(m);
+        positions.push(after);
+    }
+    let last = positions.len() - 1;
+    let final_pos = &positions[last];
+    let event = |ply: usize, kind: String, note: String| TrailEvent {
+        ply: ply as u32,
+        san: sans[ply].clone(),
+        fen: fen(&positions[ply]),
+        kind,
+        note,
+    };
+    let mut trail = Trail {
+        source: found.source.clone(),
+        game_no,
+        white: text(Field::White),
+        black: text(Field::Black),
+        event: text(Field::Event),
+        date: text(Field::Date),
+        recorded_result: result_str(record.result),
+        laws_result: result_str(record.law_result),
+        ending: record.ending.as_str(),
+        article: article(record.ending),
+        mismatch: record.mismatch.map(Mismatch::as_str),
+        plies: last as u32,
+        start_fen: fen(&found.start),
+        moves: {
+            let mut at = found.start.clone();
+            found
+                .moves
+                .iter()
+                .map(|&m| SanPlus::from_move_and_play_unchecked(&mut at, m).to_string())
+                .collect()
+        },
+        events: Vec::new(),
+        helpmate: None,
+        proof: None,
+        summary: String::new(),
+        error: record.error().map(str::to_string),
+    };
+    let first = record.first_event.map(|(ply, e)| (ply as usize, e));
+    match record.ending {
+        Ending::Checkmate => {
+            trail.events.push(event(
+                last,
+                "checkmate".into(),
+                format!("{} is checkmated", side(final_pos.turn())),
+            ));
+            trail.summary = format!("{} mated (5.1.1).", side(!final_pos.turn()));
+        }
+        Ending::Stalemate => {
+            trail.events.push(event(
+                last,
+                "stalemate".into(),
+                format!(
+                    "{} to move has no legal move and is not in check",
+                    side(final_pos.turn())
+                ),
+            ));
+            trail.summary = "Stalemate: the game is drawn (5.2.1).".into();
+        }
+        Ending::FivefoldRepetition | Ending::ThreefoldRepetition => {
+            let five = record.ending == Ending::FivefoldRepetition;
+            let at = match first {
+                Some((ply, Event::FivefoldRepetition)) if five => ply,
+                _ => last,
+            };
+            let needed = if five { 5 } else { 3 };
+            let occurrences = occurrences_of(&positions, at);
+            if occurrences.len() >= needed {
+                let total = occurrences.len();
+                for (k, &ply) in occurrences.iter().enumerate() {
+                    trail.events.push(event(
+                        ply,
+                        format!("repetition (occurrence {} of {total})", k + 1),
+                        "the same position: the same player to move, the same pieces on the same \
+                         squares, the same castling and en-passant rights (9.2.2)"
+                            .into(),
+                    ));
+                }
+                trail.summary = if five {
+                    format!(
+                        "The position occurred for the fifth time at ply {at}: the game ended there (9.6.1)."
+                    )
+                } else {
+                    format!("The final position occurred {total} times: a draw by claim (9.2.1).")
+                };
+            } else if let Some((m, after)) = repeating_move(&positions, last) {
+                let written = move_label(final_pos, m);
+                let mut ply_list = occurrences_after(&positions, &after);
+                let total = ply_list.len() + 1;
+                for (k, ply) in ply_list.drain(..).enumerate() {
+                    trail.events.push(event(
+                        ply,
+                        format!("repetition (occurrence {} of {total})", k + 1),
+                        "the position the written move would bring about".into(),
+                    ));
+                }
+                trail.events.push(TrailEvent {
+                    ply: last as u32 + 1,
+                    san: Some(written.clone()),
+                    fen: fen(&after),
+                    kind: format!("repetition (occurrence {total} of {total}), by a written move"),
+                    note:
+                        "written on the scoresheet and not played: the claim rests on it (9.2.1.1)"
+                            .into(),
+                });
+                trail.summary = format!(
+                    "A claim with the written move {written}, which would make the position occur a third time (9.2.1.1)."
+                );
+            } else {
+                trail.events.push(event(
+                    last,
+                    "final position".into(),
+                    format!(
+                        "it has occurred {} times",
+                        occurrences_of(&positions, last).len()
+                    ),
+                ));
+                trail.summary =
+                    "Recorded as a repetition (the Termination tag); the moves show no position \
+                                 three times, nor a written move that would make one."
+                        .into();
+            }
+        }
+        Ending::FiftyMoves | Ending::SeventyFiveMoves => {
+            let seventy_five = record.ending == Ending::SeventyFiveMoves;
+            let at = match first {
+                Some((ply, Event::SeventyFiveMoves)) if seventy_five => ply,
+                _ => last,
+            };
+            let clock = positions[at].halfmoves() as usize;
+            let start = at.saturating_sub(clock);
+            let limit = if seventy_five { 150 } else { 100 };
+            trail.events.push(event(
+                start,
+                format!("{}-move count starts", if seventy_five { 75 } else { 50 }),
+                if clock > at {
+                    format!(
+                        "the count began before the record (the start position's clock is {})",
+                        found.start.halfmoves()
+                    )
+                } else if start == 0 {
+                    "the start position".into()
+                } else {
+                    "after the last pawn move or capture".into()
+                },
+            ));
+            if clock >= limit {
+                trail.events.push(event(
+                    at,
+                    format!("{} moves by each side completed", limit / 2),
+                    format!("{clock} half-moves without a pawn move or capture"),
+                ));
+                trail.summary = if seventy_five {
+                    format!(
+                        "75 moves by each side without a pawn move or capture, completed at ply {at}: the game ended there (9.6.2)."
+                    )
+                } else {
+                    "50 moves by each side without a pawn move or capture: a draw by claim (9.3.1)."
+                        .into()
+                };
+            } else if let Some(m) = final_pos
+                .legal_moves()
+                .into_iter()
+                .find(|m| !m.is_zeroing())
+            {
+                let mut after = final_pos.clone();
+                after.play_unchecked(m);
+                trail.events.push(TrailEvent {
+                    ply: last as u32 + 1,
+                    san: Some(move_label(final_pos, m)),
+                    fen: fen(&after),
+                    kind: "50 moves by each side completed, by a written move".into(),
+                    note: "written on the scoresheet and not played: the claim rests on it (9.3.1)"
+                        .into(),
+                });
+                trail.summary =
+                    "A claim with a written move that completes 50 moves (9.3.1).".into();
+            }
+        }
+        Ending::InsufficientMaterial | Ending::DeadPosition => {
+            let at = match first {
+                Some((ply, Event::InsufficientMaterial | Event::DeadPosition)) => ply,
+                _ => last,
+            };
+            let pos = &positions[at];
+            let verdict = deadness(pos, pos.legal_moves().len(), search);
+            let note = dead_note(pos, verdict, search);
+            trail
+                .events
+                .push(event(at, "dead position".into(), note.clone()));
+            trail.proof = Some(note);
+            trail.summary = format!(
+                "From ply {at} neither player can checkmate by any series of legal moves: the game ended there (5.2.2)."
+            );
+        }
+        Ending::TimeForfeit | Ending::TimeoutVsInsufficientMaterial => {
+            let opponent = match record.result {
+                Some(GameResult::Win(winner)) => Some(winner),
+                Some(GameResult::Draw) => Some(!final_pos.turn()),
+                _ => None,
+            };
+            trail.events.push(event(
+                last,
+                "flag fall".into(),
+                "the position when the flag fell".into(),
+            ));
+            if let Some(color) = opponent {
+                explain_flag(&mut trail, final_pos, color, record.flag_opponent, search);
+            }
+        }
+        Ending::Agreed => {
+            trail.events.push(event(
+                last,
+                "final position".into(),
+                "drawn by agreement".into(),
+            ));
+            trail.summary =
+                "No rule of the Laws ends the game here: a draw by agreement (9.1).".into();
+        }
+        Ending::Resignation => {
+            trail.events.push(event(
+                last,
+                "final position".into(),
+                "a player resigned".into(),
+            ));
+            trail.summary = "A player resigned (5.1.2).".into();
+        }
+        _ => {
+            trail
+                .events
+                .push(event(last, "final position".into(), String::new()));
+            trail.summary = format!("Recorded as {}.", record.ending.as_str().replace('_', " "));
+        }
+    }
+    if let (Some(reason), Some(recorded), Some(laws)) =
+        (trail.mismatch, trail.recorded_result, trail.laws_result)
+    {
+        trail.summary.push_str(&format!(
+            " The record says {recorded}; the Laws give {laws} ({}).",
+            reason.replace('_', " ")
+        ));
+    }
+    trail
+}
+
+/// After a flag fall: the helpmate that shows `color` can mate, or what
+/// the search proved.
+fn explain_flag(
+    trail: &mut Trail,
+    pos: &Chess,
+    color: Color,
+    decided: Option<Mate>,
+    search: &SearchOptions,
+) {
+    let name = side(color);
+    if let Some(line) = helpmate(pos, color, search.deep_nodes.max(EXPLAIN_NODES)) {
+        let mut at = pos.clone();
+        let san = line
+            .iter()
+            .map(|&m| SanPlus::from_move_and_play_unchecked(&mut at, m).to_string())
+            .collect();
+        trail.helpmate = Some(Helpmate {
+            side: name,
+            fen: fen(pos),
+            san,
+        });
+        trail.summary = format!(
+            "The flag fell; {name} could still checkmate by a series of legal moves (the helpmate below), so the flag fall loses (6.9)."
+        );
+        return;
+    }
+    let proof = match decided {
+        Some(Mate::Impossible) => {
+            format!("the search exhausted every series of legal moves: {name} cannot checkmate")
+        }
+        Some(Mate::Unknown) | None => format!(
+            "the search gave up within its budget: whether {name} can checkmate is not known"
+        ),
+        Some(Mate::Possible) => format!(
+            "{name} keeps mating material in an open position; no helpmate was found within {EXPLAIN_NODES} nodes"
+        ),
+    };
+    trail.summary = match decided {
+        Some(Mate::Impossible) => format!(
+            "The flag fell, but {name} cannot checkmate by any series of legal moves: the game is drawn (6.9)."
+        ),
+        _ => "The flag fell (6.9).".into(),
+    };
+    trail.proof = Some(proof);
+}
+
+/// What makes a position dead, in words.
+fn dead_note(pos: &Chess, verdict: Deadness, search: &SearchOptions) -> String {
+    match verdict {
+        Deadness::InsufficientMaterial => {
+            "insufficient material: neither side has the pieces to mate (K v K, K and a minor piece v K, \
+             bishops all on squares of one colour)"
+                .into()
+        }
+        Deadness::DeadBySearch => {
+            let white = crate::rules::can_mate(pos, Color::White, search);
+            let black = crate::rules::can_mate(pos, Color::Black, search);
+            format!(
+                "dead by search: every series of legal moves was examined (white can mate: {}, black: {}); \
+                 a forced line to stalemate or bare material counts too",
+                white.as_str(),
+                black.as_str()
+            )
+        }
+        Deadness::Alive => "the search found a side that can still mate".into(),
+        Deadness::Unknown => "the search gave up within its budget".into(),
+    }
+}
+
+/// Plies at or before `at` whose position equals the position at `at`.
+fn occurrences_of(positions: &[Chess], at: usize) -> Vec<usize> {
+    let hash = position_hash(&positions[at]);
+    (0..=at)
+        .filter(|&i| (at - i).is_multiple_of(2) && position_hash(&positions[i]) == hash)
+        .collect()
+}
+
+/// Plies whose position equals `after` (a position reached by a written
+/// move from the last one).
+fn occurrences_after(positions: &[Chess], after: &Chess) -> Vec<usize> {
+    let hash = position_hash(after);
+    let next = positions.len();
+    (0..positions.len())
+        .filter(|&i| (next - i).is_multiple_of(2) && position_hash(&positions[i]) == hash)
+        .collect()
+}
+
+/// A legal move from the last position that makes a position occur for
+/// the third time (9.2.1.1).
+fn repeating_move(positions: &[Chess], last: usize) -> Option<(Move, Chess)> {
+    let pos = &positions[last];
+    pos.legal_moves().into_iter().find_map(|m| {
+        if pos.is_irreversible(m) {
+            return None;
+        }
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        (occurrences_after(positions, &after).len() + 1 >= 3).then_some((m, after))
+    })
+}
+
+/// A move as written with its number: "23.Nf3" or "23...Kf7".
+fn move_label(before: &Chess, m: Move) -> String {
+    let number = before.fullmoves().get();
+    let san = SanPlus::from_move(before.clone(), m);
+    match before.turn() {
+        Color::White => format!("{number}.{san}"),
+        Color::Black => format!("{number}...{san}"),
+    }
+}

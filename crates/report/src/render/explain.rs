@@ -1,0 +1,272 @@
+//! `remis explain`'s trail of one game for the terminal, as JSON, and as a
+//! self-contained HTML page with a board diagram (inline SVG) at each
+//! event.
+
+use std::fmt::Write as _;
+
+use remis_core::explain::{Trail, TrailEvent};
+
+use crate::render::format::escape;
+
+/// The trail as one JSON document: `ending`, `article`, `events` (each
+/// with `ply`, `san`, `fen`, `kind`, `note`), and for a flag fall where the
+/// opponent can mate, `helpmate` (SAN moves) and `helpmate_fen`.
+pub fn json(trail: &Trail) -> serde_json::Value {
+    serde_json::json!({
+        "source": trail.source,
+        "game_no": trail.game_no,
+        "white": trail.white,
+        "black": trail.black,
+        "event": trail.event,
+        "date": trail.date,
+        "recorded_result": trail.recorded_result,
+        "laws_result": trail.laws_result,
+        "ending": trail.ending,
+        "article": trail.article,
+        "mismatch": trail.mismatch,
+        "plies": trail.plies,
+        "start_fen": trail.start_fen,
+        "moves": trail.moves,
+        "summary": trail.summary,
+        "events": trail.events.iter().map(|e| serde_json::json!({
+            "ply": e.ply, "san": e.san, "fen": e.fen, "kind": e.kind, "note": e.note,
+        })).collect::<Vec<_>>(),
+        "helpmate": trail.helpmate.as_ref().map(|h| &h.san),
+        "helpmate_fen": trail.helpmate.as_ref().map(|h| &h.fen),
+        "helpmate_side": trail.helpmate.as_ref().map(|h| h.side),
+        "proof": trail.proof,
+        "error": trail.error,
+    })
+}
+
+fn players(trail: &Trail) -> String {
+    format!(
+        "{} – {}",
+        trail.white.as_deref().unwrap_or("?"),
+        trail.black.as_deref().unwrap_or("?")
+    )
+}
+
+/// The trail for a terminal.
+pub fn text(out: &mut dyn std::io::Write, trail: &Trail) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{} game {}: {}",
+        trail.source,
+        trail.game_no,
+        players(trail)
+    )?;
+    if let Some(event) = &trail.event {
+        writeln!(
+            out,
+            "  {event}{}",
+            trail
+                .date
+                .as_deref()
+                .map_or(String::new(), |d| format!(", {d}"))
+        )?;
+    }
+    writeln!(
+        out,
+        "ending: {} (art. {}); recorded {}, under the Laws {}; {} plies",
+        trail.ending,
+        trail.article,
+        trail.recorded_result.unwrap_or("–"),
+        trail.laws_result.unwrap_or("–"),
+        trail.plies
+    )?;
+    writeln!(out, "{}", trail.summary)?;
+    if let Some(error) = &trail.error {
+        writeln!(out, "error: {error}")?;
+    }
+    for e in &trail.events {
+        writeln!(
+            out,
+            "  ply {:>4}  {:<12} {}\n            {}{}",
+            e.ply,
+            e.san.as_deref().unwrap_or("(start)"),
+            e.kind,
+            e.fen,
+            if e.note.is_empty() {
+                String::new()
+            } else {
+                format!("\n            {}", e.note)
+            }
+        )?;
+    }
+    if let Some(h) = &trail.helpmate {
+        writeln!(
+            out,
+            "helpmate ({} mates) from {}:\n  {}",
+            h.side,
+            h.fen,
+            h.san.join(" ")
+        )?;
+    }
+    if let Some(proof) = &trail.proof {
+        writeln!(out, "proof: {proof}")?;
+    }
+    Ok(())
+}
+
+/// A board diagram of a FEN's placement, White at the bottom.
+pub fn board_svg(fen: &str, caption: &str) -> String {
+    let placement = fen.split_whitespace().next().unwrap_or("");
+    let square = 30;
+    let mut svg = String::new();
+    let _ = write!(
+        svg,
+        "<svg class=\"board\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {size} {size}\" width=\"{size}\" height=\"{size}\" role=\"img\"><title>{}</title>",
+        escape(caption),
+        size = 8 * square
+    );
+    for rank in 0..8 {
+        for file in 0..8 {
+            let light = (rank + file) % 2 == 0;
+            let _ = write!(
+                svg,
+                "<rect x=\"{}\" y=\"{}\" width=\"{square}\" height=\"{square}\" fill=\"{}\"/>",
+                file * square,
+                rank * square,
+                if light { "#f0d9b5" } else { "#b58863" }
+            );
+        }
+    }
+    for (rank, row) in placement.split('/').enumerate().take(8) {
+        let mut file = 0;
+        for c in row.chars() {
+            if let Some(empty) = c.to_digit(10) {
+                file += empty as usize;
+                continue;
+            }
+            let glyph = match c.to_ascii_lowercase() {
+                'k' => '♚',
+                'q' => '♛',
+                'r' => '♜',
+                'b' => '♝',
+                'n' => '♞',
+                _ => '♟',
+            };
+            let (fill, stroke) = if c.is_ascii_uppercase() {
+                ("#fff", "#000")
+            } else {
+                ("#000", "#000")
+            };
+            let _ = write!(
+                svg,
+                "<text x=\"{}\" y=\"{}\" font-size=\"26\" text-anchor=\"middle\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"0.8\">{glyph}</text>",
+                file * square + square / 2,
+                rank * square + square - 6,
+            );
+            file += 1;
+        }
+    }
+    svg.push_str("</svg>");
+    svg
+}
+
+fn event_html(h: &mut String, e: &TrailEvent) {
+    let title = format!(
+        "Ply {}{}: {}",
+        e.ply,
+        e.san
+            .as_deref()
+            .map_or(String::new(), |s| format!(" ({s})")),
+        e.kind
+    );
+    let _ = write!(
+        h,
+        "<figure class=\"event\" id=\"ply-{}\">{}<figcaption><strong>{}</strong><br><code>{}</code><br>{}</figcaption></figure>",
+        e.ply,
+        board_svg(&e.fen, &title),
+        escape(&title),
+        escape(&e.fen),
+        escape(&e.note)
+    );
+}
+
+/// The trail as a self-contained HTML page.
+pub fn html(trail: &Trail) -> String {
+    let mut h = String::new();
+    let title = format!(
+        "{} game {}: {}",
+        trail.source,
+        trail.game_no,
+        players(trail)
+    );
+    let _ = write!(
+        h,
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>\
+         body {{ font-family: system-ui, sans-serif; max-width: 1000px; margin: 2rem auto; padding: 0 1rem; color: #1f2933; }}\
+         figure.event {{ display: inline-block; vertical-align: top; margin: 8px; width: 250px; }}\
+         figcaption {{ font-size: 0.8rem; overflow-wrap: anywhere; }}\
+         code {{ font-size: 0.75rem; }}\
+         </style></head><body>",
+        escape(&title)
+    );
+    let _ = write!(h, "<h1>{}</h1>", escape(&title));
+    if let Some(event) = &trail.event {
+        let _ = write!(
+            h,
+            "<p>{}{}</p>",
+            escape(event),
+            trail
+                .date
+                .as_deref()
+                .map_or(String::new(), |d| format!(", {}", escape(d)))
+        );
+    }
+    let _ = write!(
+        h,
+        "<p id=\"verdict\"><strong>{}</strong> (article {} of the FIDE Laws); recorded {}, under the Laws {}; {} plies.</p><p>{}</p>",
+        escape(trail.ending),
+        escape(trail.article),
+        escape(trail.recorded_result.unwrap_or("–")),
+        escape(trail.laws_result.unwrap_or("–")),
+        trail.plies,
+        escape(&trail.summary)
+    );
+    if let Some(error) = &trail.error {
+        let _ = write!(h, "<p>Error: {}</p>", escape(error));
+    }
+    h.push_str("<section id=\"events\"><h2>The trail</h2>");
+    for e in &trail.events {
+        event_html(&mut h, e);
+    }
+    h.push_str("</section>");
+    if let Some(hm) = &trail.helpmate {
+        let _ = write!(
+            h,
+            "<section id=\"helpmate\"><h2>Helpmate: {} can mate</h2><p>From <code>{}</code>: {}</p>{}</section>",
+            escape(hm.side),
+            escape(&hm.fen),
+            escape(&hm.san.join(" ")),
+            board_svg(&hm.fen, "The position the helpmate starts from")
+        );
+    }
+    if let Some(proof) = &trail.proof {
+        let _ = write!(
+            h,
+            "<section id=\"proof\"><h2>What the search proved</h2><p>{}</p></section>",
+            escape(proof)
+        );
+    }
+    h.push_str("</body></html>\n");
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_board_has_every_piece_of_the_fen() {
+        let svg = board_svg(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "start",
+        );
+        assert_eq!(svg.matches("<text").count(), 32);
+        assert_eq!(svg.matches("<rect").count(), 64);
+        assert!(svg.contains("<title>start</title>"));
+    }
+}
