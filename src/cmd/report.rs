@@ -50,7 +50,24 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let settings = args.filters.settings(args.events.as_ref())?;
     let filters = &settings.filters;
     let loaded = super::filters::load(&args.tables.tables, &settings, &args.source)?;
-    let report = analysis::report(&loaded, &settings.config(), args.events.is_some());
+    let mut report = analysis::report(&loaded, &settings.config(), args.events.is_some());
+    // The audit's example games, replayed again from their sources for
+    // the page's "why" links (sources that moved are left without one).
+    let examples: Vec<(String, u64)> = report
+        .audit
+        .findings()
+        .flat_map(|(_, finding)| &finding.examples)
+        .map(|e| (e.source.clone(), u64::from(e.game_no)))
+        .collect();
+    let search = remis_core::rules::SearchOptions {
+        deep_nodes: remis_core::explain::EXPLAIN_NODES,
+        ..Default::default()
+    };
+    report.explanations = remis_core::explain::explain_all(
+        &examples,
+        &remis_table::parquet_input::ParquetSource,
+        &search,
+    );
     let counts_from = super::filters::counts_from(&loaded);
     let inputs = report
         .aggregate

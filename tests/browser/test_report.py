@@ -6,6 +6,7 @@ and makes no network requests, that generated games are flagged by a banner
 and real ones are not, and saves a screenshot for a human to look at."""
 
 import os
+import re
 import pathlib
 
 import pytest
@@ -121,6 +122,33 @@ def test_audit_section_counts_and_links(browser):
     assert "Results the Laws contradict" in audit.text
     rows = audit.find_elements(By.CSS_SELECTOR, "table tr")
     assert len(rows) == 7, [r.text for r in rows]  # header, five mismatch kinds, dead positions
+
+
+def test_every_listed_game_links_to_its_trail(browser):
+    """Each example game of the audit links to its explanation (remis
+    explain's trail, in the page): the anchor exists, holds the verdict
+    with its article and a board for each event, and following the link
+    brings it into view."""
+    links = browser.find_elements(By.CSS_SELECTOR, "#audit a.why")
+    items = browser.find_elements(By.CSS_SELECTOR, "#audit ul.examples li")
+    assert links and len(links) == len(items), (len(links), len(items))
+    for link in links:
+        target = link.get_attribute("href").split("#", 1)[1]
+        trail = browser.find_element(By.ID, target)
+        assert re.search(r"article [0-9.]+ of the FIDE Laws", trail.get_attribute("textContent"))
+        boards = trail.find_elements(By.CSS_SELECTOR, "svg.board")
+        events = trail.find_elements(By.CSS_SELECTOR, "figure.event")
+        assert boards and len(boards) == len(events)
+        assert len(boards[0].find_elements(By.TAG_NAME, "text")) >= 2  # the kings at least
+    # Open the examples, follow the first link: the trail scrolls into view.
+    browser.execute_script("document.querySelectorAll('#audit details').forEach(d => d.open = true)")
+    first = links[0]
+    target = first.get_attribute("href").split("#", 1)[1]
+    first.click()
+    top = browser.execute_script(f"return document.getElementById('{target}').getBoundingClientRect().top")
+    height = browser.execute_script("return window.innerHeight")
+    assert -2 <= top < height, (top, height)  # scrolled to it, to within a pixel
+    browser.execute_script("window.scrollTo(0, 0)")
 
 
 def test_sections_and_numbers(browser):

@@ -132,9 +132,36 @@ pub fn find_game(
     tables: &dyn ColumnarSource,
     search: SearchOptions,
 ) -> Result<Found, FindError> {
+    let wanted = std::collections::BTreeSet::from([game_no]);
+    let (mut found, counted) = find_games(input, source, &wanted, tables, search);
+    match (found.remove(&game_no), counted) {
+        (Some(found), _) => Ok(found),
+        (None, Some((name, games))) => Err(FindError::TooFew {
+            name,
+            games,
+            wanted: game_no,
+        }),
+        (None, None) => Err(FindError::Empty(input.name())),
+    }
+}
+
+/// The games `wanted` (numbers as in [`find_game`]) of one source of
+/// `input`, read in one pass that stops after the last of them; and the
+/// source's name with the games counted (`None` when none was read).
+pub fn find_games(
+    input: &Input,
+    source: Option<&str>,
+    wanted: &std::collections::BTreeSet<u64>,
+    tables: &dyn ColumnarSource,
+    search: SearchOptions,
+) -> (
+    std::collections::BTreeMap<u64, Found>,
+    Option<(String, u64)>,
+) {
     let mut replayer = GameReplayer::with_options(Limits::default(), search);
-    let mut found = None;
+    let mut found = std::collections::BTreeMap::new();
     let mut counted: Option<(Arc<str>, u64)> = None;
+    let last = wanted.last().copied().unwrap_or(0);
     read_chunks(
         std::slice::from_ref(input),
         1 << 20,
@@ -156,29 +183,62 @@ pub fn find_game(
                 };
                 let seen = &mut counted.as_mut().expect("set above").1;
                 *seen += 1;
-                if *seen == game_no {
+                if wanted.contains(seen) {
                     let (start, moves) = replayer.played();
-                    found = Some(Found {
-                        source: chunk.source.to_string(),
-                        record,
-                        start: start.clone(),
-                        moves: moves.to_vec(),
-                    });
+                    found.insert(
+                        *seen,
+                        Found {
+                            source: chunk.source.to_string(),
+                            record,
+                            start: start.clone(),
+                            moves: moves.to_vec(),
+                        },
+                    );
+                }
+                if *seen >= last {
                     return false;
                 }
             }
             true
         },
     );
-    match (found, counted) {
-        (Some(found), _) => Ok(found),
-        (None, Some((name, games))) => Err(FindError::TooFew {
-            name: name.to_string(),
-            games,
-            wanted: game_no,
-        }),
-        (None, None) => Err(FindError::Empty(input.name())),
+    (found, counted.map(|(name, n)| (name.to_string(), n)))
+}
+
+/// The trails of games named by source (a path, or `path!member` inside
+/// an archive) and number, each source read once up to its last game
+/// asked for. Games whose source cannot be read again (moved, standard
+/// input) are left out.
+pub fn explain_all(
+    games: &[(String, u64)],
+    tables: &dyn ColumnarSource,
+    search: &SearchOptions,
+) -> Vec<Trail> {
+    let mut by_source: std::collections::BTreeMap<&str, std::collections::BTreeSet<u64>> =
+        std::collections::BTreeMap::new();
+    for (source, n) in games {
+        by_source.entry(source).or_default().insert(*n);
     }
+    let mut trails = std::collections::BTreeMap::new();
+    for (source, wanted) in by_source {
+        let (file, member) = match source.split_once('!') {
+            Some((file, member)) => (file, Some(member)),
+            None => (source, None),
+        };
+        let path = std::path::Path::new(file);
+        if source == "-" || !path.is_file() {
+            continue;
+        }
+        let input = Input::File(path.to_path_buf());
+        let (found, _) = find_games(&input, member, &wanted, tables, search.clone());
+        for (n, game) in found {
+            let mut trail = explain(&game, n, search);
+            // Named as the table names it, so that the page can match them.
+            trail.source = source.to_string();
+            trails.insert((source.to_string(), n), trail);
+        }
+    }
+    games.iter().filter_map(|key| trails.remove(key)).collect()
 }
 
 fn fen(pos: &Chess) -> String {

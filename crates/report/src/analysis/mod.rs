@@ -273,6 +273,9 @@ pub struct Report {
     pub rule_study: Option<rule_study::RuleStudy>,
     /// Tables whose counts came from their summary files.
     pub from_summaries: usize,
+    /// The trails of the audit's example games whose sources could be
+    /// read again (`remis explain`), for the page to link to.
+    pub explanations: Vec<remis_core::explain::Trail>,
 }
 
 /// Opening groups a report lists.
@@ -309,6 +312,7 @@ pub fn report(loaded: &Loaded, config: &Config, with_rule_study: bool) -> Report
         players,
         rule_study,
         from_summaries: loaded.from_summaries,
+        explanations: Vec::new(),
     }
 }
 

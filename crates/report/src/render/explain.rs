@@ -185,26 +185,32 @@ fn event_html(h: &mut String, e: &TrailEvent) {
     );
 }
 
-/// The trail as a self-contained HTML page.
-pub fn html(trail: &Trail) -> String {
+/// The command that explains a game of a source (`path!member` for a
+/// member of an archive).
+pub fn command(source: &str, game_no: u64) -> String {
+    let quote = |s: &str| {
+        if s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-".contains(c))
+        {
+            s.to_string()
+        } else {
+            format!("'{}'", s.replace('\'', "'\\''"))
+        }
+    };
+    match source.split_once('!') {
+        Some((file, member)) => format!(
+            "remis explain {} --source {} --game {game_no}",
+            quote(file),
+            quote(member)
+        ),
+        None => format!("remis explain {} --game {game_no}", quote(source)),
+    }
+}
+
+/// The trail's verdict, events, helpmate and proof as HTML, for a page of
+/// its own or a part of the report; `id` prefixes the element ids.
+pub fn fragment(trail: &Trail, id: &str) -> String {
     let mut h = String::new();
-    let title = format!(
-        "{} game {}: {}",
-        trail.source,
-        trail.game_no,
-        players(trail)
-    );
-    let _ = write!(
-        h,
-        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>\
-         body {{ font-family: system-ui, sans-serif; max-width: 1000px; margin: 2rem auto; padding: 0 1rem; color: #1f2933; }}\
-         figure.event {{ display: inline-block; vertical-align: top; margin: 8px; width: 250px; }}\
-         figcaption {{ font-size: 0.8rem; overflow-wrap: anywhere; }}\
-         code {{ font-size: 0.75rem; }}\
-         </style></head><body>",
-        escape(&title)
-    );
-    let _ = write!(h, "<h1>{}</h1>", escape(&title));
     if let Some(event) = &trail.event {
         let _ = write!(
             h,
@@ -218,7 +224,7 @@ pub fn html(trail: &Trail) -> String {
     }
     let _ = write!(
         h,
-        "<p id=\"verdict\"><strong>{}</strong> (article {} of the FIDE Laws); recorded {}, under the Laws {}; {} plies.</p><p>{}</p>",
+        "<p id=\"{id}verdict\"><strong>{}</strong> (article {} of the FIDE Laws); recorded {}, under the Laws {}; {} plies.</p><p>{}</p>",
         escape(trail.ending),
         escape(trail.article),
         escape(trail.recorded_result.unwrap_or("–")),
@@ -229,15 +235,15 @@ pub fn html(trail: &Trail) -> String {
     if let Some(error) = &trail.error {
         let _ = write!(h, "<p>Error: {}</p>", escape(error));
     }
-    h.push_str("<section id=\"events\"><h2>The trail</h2>");
+    let _ = write!(h, "<div id=\"{id}events\" class=\"trail\">");
     for e in &trail.events {
         event_html(&mut h, e);
     }
-    h.push_str("</section>");
+    h.push_str("</div>");
     if let Some(hm) = &trail.helpmate {
         let _ = write!(
             h,
-            "<section id=\"helpmate\"><h2>Helpmate: {} can mate</h2><p>From <code>{}</code>: {}</p>{}</section>",
+            "<div id=\"{id}helpmate\"><p><strong>Helpmate: {} can mate.</strong> From <code>{}</code>: {}</p>{}</div>",
             escape(hm.side),
             escape(&hm.fen),
             escape(&hm.san.join(" ")),
@@ -247,17 +253,54 @@ pub fn html(trail: &Trail) -> String {
     if let Some(proof) = &trail.proof {
         let _ = write!(
             h,
-            "<section id=\"proof\"><h2>What the search proved</h2><p>{}</p></section>",
+            "<p id=\"{id}proof\"><strong>What the search proved:</strong> {}</p>",
             escape(proof)
         );
     }
-    h.push_str("</body></html>\n");
     h
+}
+
+/// Styles of a trail's boards, for any page that shows one.
+pub const STYLE: &str = "figure.event { display: inline-block; vertical-align: top; margin: 8px; width: 250px; } \
+figure.event figcaption { font-size: 0.8rem; overflow-wrap: anywhere; } \
+figure.event code { font-size: 0.75rem; }";
+
+/// The trail as a self-contained HTML page.
+pub fn html(trail: &Trail) -> String {
+    let title = format!(
+        "{} game {}: {}",
+        trail.source,
+        trail.game_no,
+        players(trail)
+    );
+    format!(
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{t}</title><style>\
+         body {{ font-family: system-ui, sans-serif; max-width: 1000px; margin: 2rem auto; padding: 0 1rem; color: #1f2933; }} {STYLE}\
+         </style></head><body><h1>{t}</h1>{}</body></html>\n",
+        fragment(trail, ""),
+        t = escape(&title),
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_command_names_the_archive_and_its_member() {
+        assert_eq!(
+            command("data/a.pgn", 3),
+            "remis explain data/a.pgn --game 3"
+        );
+        assert_eq!(
+            command("twic/twic1500g.zip!twic1500.pgn", 7),
+            "remis explain twic/twic1500g.zip --source twic1500.pgn --game 7"
+        );
+        assert_eq!(
+            command("my games.pgn", 1),
+            "remis explain 'my games.pgn' --game 1"
+        );
+    }
 
     #[test]
     fn the_board_has_every_piece_of_the_fen() {

@@ -74,9 +74,10 @@ pub fn render(
         h,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<header>\n<h1>{title}</h1>\n\
+         <title>{title}</title>\n<style>{STYLE}{trail}</style>\n</head>\n<body>\n<header>\n<h1>{title}</h1>\n\
          <p class=\"lead\">How games were drawn: draw rates by rating band and year, the rules that drew them, and how long drawn games lasted.</p>\n</header>\n<!--contents-->\n",
-        title = escape(info.title)
+        title = escape(info.title),
+        trail = super::explain::STYLE
     );
 
     if report.aggregate.synthetic > 0 {
@@ -129,7 +130,7 @@ pub fn render(
         sections::rule_study_section(&mut h, study)?;
     }
     sections::scoring_section(&mut h, &report.scoring);
-    sections::audit_section(&mut h, &report.audit);
+    sections::audit_section(&mut h, &report.audit, &report.explanations);
     sections::players_section(&mut h, &report.players, &report.aggregate.all);
     sections::coverage(
         &mut h,

@@ -273,12 +273,13 @@ pub fn write_audit(out: &mut dyn Write, audit: &Audit, format: Format) -> std::i
                         .unwrap_or_else(|| format!("{} game {}", e.source, e.game_no));
                     writeln!(
                         out,
-                        "           {} – {}, {} {} ({})  {place}",
+                        "           {} – {}, {} {} ({})  {place}\n             why: {}",
                         text(&e.white),
                         text(&e.black),
                         text(&e.event),
                         text(&e.date),
-                        text(&e.result)
+                        text(&e.result),
+                        crate::render::explain::command(&e.source, u64::from(e.game_no))
                     )?;
                 }
             }

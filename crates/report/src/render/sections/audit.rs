@@ -75,7 +75,10 @@ pub fn coverage(h: &mut String, coverage: &[(String, u64)], all: &DrawStats, bas
 
 /// One example game: players, event, date, result and a link to the game
 /// where the `Site` tag is one.
-pub(super) fn example_item(example: &crate::analysis::audit::Example) -> String {
+pub(super) fn example_item(
+    example: &crate::analysis::audit::Example,
+    explained: Option<usize>,
+) -> String {
     let text = |v: &Option<String>| escape(v.as_deref().unwrap_or("?"));
     let game = format!(
         "{} – {}, {} {} ({})",
@@ -100,10 +103,55 @@ pub(super) fn example_item(example: &crate::analysis::audit::Example) -> String 
         .as_deref()
         .map(|f| format!(" <code>{}</code>", escape(f)))
         .unwrap_or_default();
-    format!("<li>{game}{link}{fen}</li>")
+    let why = explained.map_or_else(
+        || {
+            format!(
+                " <span class=\"muted\">(<code>{}</code>)</span>",
+                escape(&crate::render::explain::command(
+                    &example.source,
+                    u64::from(example.game_no)
+                ))
+            )
+        },
+        |i| format!(" <a class=\"why\" href=\"#explain-{i}\">why: the trail</a>"),
+    );
+    format!("<li>{game}{link}{fen}{why}</li>")
 }
 
-pub fn audit_section(h: &mut String, audit: &crate::analysis::audit::Audit) {
+/// The trails of the listed games, each at its anchor (`explain-N`).
+fn explanations(h: &mut String, trails: &[remis_core::explain::Trail]) {
+    if trails.is_empty() {
+        return;
+    }
+    h.push_str(
+        "<section id=\"explanations\">\n<h2>Why: the trails of the listed games</h2>\n<p class=\"caption\">Each \
+         game above, replayed again from its source (<code>remis explain</code>): the positions the verdict rests on, \
+         with the article of the Laws, and for a flag fall or a dead position what the search proved.</p>\n",
+    );
+    for (i, trail) in trails.iter().enumerate() {
+        let _ = writeln!(
+            h,
+            "<div class=\"explanation\" id=\"explain-{i}\"><h3>{} – {} <small>({} game {})</small></h3>{}</div>",
+            escape(trail.white.as_deref().unwrap_or("?")),
+            escape(trail.black.as_deref().unwrap_or("?")),
+            escape(&trail.source),
+            trail.game_no,
+            crate::render::explain::fragment(trail, &format!("explain-{i}-"))
+        );
+    }
+    h.push_str("</section>\n");
+}
+
+pub fn audit_section(
+    h: &mut String,
+    audit: &crate::analysis::audit::Audit,
+    trails: &[remis_core::explain::Trail],
+) {
+    let explained = |e: &crate::analysis::audit::Example| {
+        trails
+            .iter()
+            .position(|t| t.source == e.source && t.game_no == u64::from(e.game_no))
+    };
     let _ = write!(
         h,
         "<section id=\"audit\">\n<h2>Results the Laws contradict</h2>\n<p class=\"caption\">Of the {} games used, \
@@ -143,11 +191,12 @@ pub fn audit_section(h: &mut String, audit: &crate::analysis::audit::Audit) {
             escape(label)
         );
         for example in &finding.examples {
-            h.push_str(&example_item(example));
+            h.push_str(&example_item(example, explained(example)));
         }
         h.push_str("</ul></details>\n");
     }
     h.push_str("</section>\n");
+    explanations(h, trails);
 }
 
 #[cfg(test)]
