@@ -42,6 +42,7 @@ def fen(board):
 @pytest.mark.parametrize("path", FIXTURES, ids=[p.stem for p in FIXTURES])
 def test_every_trail_replays_independently(path):
     checked = 0
+    checked_similar = []
     for trail in trails(path):
         # A set-up position whose castling rights standard chess cannot
         # hold (a Chess960 start) is read as Chess960.
@@ -83,6 +84,16 @@ def test_every_trail_replays_independently(path):
             assert len(played) == len(listed_played), (path.name, trail["game_no"])
             needed = 5 if trail["ending"] == "fivefold_repetition" else 3
             assert len(repeated) >= needed, (path.name, trail["game_no"], len(repeated))
+        # A position that looks the same but is not (castling or en-passant
+        # rights): same pieces and player to move, another position.
+        for e in (e for e in trail["events"] if e["kind"].startswith("similar position")):
+            reference = next(x for x in trail["events"]
+                             if "repetition" in x["kind"] or x["kind"] == "final position")
+            ref = boards[min(reference["ply"], trail["plies"])]
+            b = boards[e["ply"]]
+            assert b.board_fen() == ref.board_fen() and b.turn == ref.turn, (path.name, trail["game_no"])
+            assert key(b) != key(ref), (path.name, trail["game_no"], "the same position after all")
+            checked_similar.append(e)
         if trail["helpmate"]:
             b = chess.Board(trail["helpmate_fen"], chess960=chess960)
             assert fen(b).split()[:4] == trail["events"][-1]["fen"].split()[:4]
@@ -97,3 +108,6 @@ def test_every_trail_replays_independently(path):
             assert trail["article"] != "–" and trail["events"], (path.name, trail["game_no"])
         checked += 1
     assert checked > 0 or path.stem == "utf8_bom"
+    if path.stem == "repetition":
+        # The fixture's three near-repetitions (castling twice, en passant).
+        assert len(checked_similar) >= 3, checked_similar

@@ -348,6 +348,7 @@ pub fn explain(found: &Found, game_no: u64, search: &SearchOptions) -> Trail {
                             .into(),
                     ));
                 }
+                similar(&mut trail.events, &positions, &sans, &positions[at], at);
                 trail.summary = if five {
                     format!(
                         "The position occurred for the fifth time at ply {at}: the game ended there (9.6.1)."
@@ -375,6 +376,7 @@ pub fn explain(found: &Found, game_no: u64, search: &SearchOptions) -> Trail {
                         "written on the scoresheet and not played: the claim rests on it (9.2.1.1)"
                             .into(),
                 });
+                similar(&mut trail.events, &positions, &sans, &after, last);
                 trail.summary = format!(
                     "A claim with the written move {written}, which would make the position occur a third time (9.2.1.1)."
                 );
@@ -486,6 +488,33 @@ pub fn explain(found: &Found, game_no: u64, search: &SearchOptions) -> Trail {
                 "final position".into(),
                 "drawn by agreement".into(),
             ));
+            // A repetition on the board that the Laws do not count: the
+            // same pieces three times, but not the same position.
+            let looks_alike = positions
+                .iter()
+                .filter(|p| p.turn() == final_pos.turn() && p.board() == final_pos.board())
+                .count();
+            if looks_alike >= 3 {
+                let same = occurrences_of(&positions, last);
+                let total = same.len();
+                for (k, &ply) in same.iter().enumerate().filter(|(_, p)| **p != last) {
+                    trail.events.push(event(
+                        ply,
+                        format!(
+                            "same as the final position (occurrence {} of {total})",
+                            k + 1
+                        ),
+                        String::new(),
+                    ));
+                }
+                similar(&mut trail.events, &positions, &sans, final_pos, last);
+                trail.summary = format!(
+                    "The same pieces stood on the same squares {looks_alike} times with the same player to move, \
+                     but the position (9.2.2) occurred only {total} times: no threefold repetition. A draw by \
+                     agreement (9.1)."
+                );
+                return finish(trail);
+            }
             trail.summary =
                 "No rule of the Laws ends the game here: a draw by agreement (9.1).".into();
         }
@@ -504,6 +533,11 @@ pub fn explain(found: &Found, game_no: u64, search: &SearchOptions) -> Trail {
             trail.summary = format!("Recorded as {}.", record.ending.as_str().replace('_', " "));
         }
     }
+    finish(trail)
+}
+
+/// The verdict's last words: the recorded result against the Laws'.
+fn finish(mut trail: Trail) -> Trail {
     if let (Some(reason), Some(recorded), Some(laws)) =
         (trail.mismatch, trail.recorded_result, trail.laws_result)
     {
@@ -582,6 +616,41 @@ fn dead_note(pos: &Chess, verdict: Deadness, search: &SearchOptions) -> String {
         Deadness::Alive => "the search found a side that can still mate".into(),
         Deadness::Unknown => "the search gave up within its budget".into(),
     }
+}
+
+/// Positions up to ply `upto` that look like `target` (the same pieces on
+/// the same squares, the same player to move) but are not the same
+/// position under 9.2.2, each with why: the trail says why they did not
+/// count. Kept in ply order among the events.
+fn similar(
+    events: &mut Vec<TrailEvent>,
+    positions: &[Chess],
+    sans: &[Option<String>],
+    target: &Chess,
+    upto: usize,
+) {
+    let hash = position_hash(target);
+    for (ply, pos) in positions.iter().enumerate().take(upto + 1) {
+        if pos.turn() != target.turn()
+            || pos.board() != target.board()
+            || position_hash(pos) == hash
+        {
+            continue;
+        }
+        let why = if pos.castles().castling_rights() != target.castles().castling_rights() {
+            "castling rights differ"
+        } else {
+            "an en-passant capture was possible in one and not the other"
+        };
+        events.push(TrailEvent {
+            ply: ply as u32,
+            san: sans[ply].clone(),
+            fen: fen(pos),
+            kind: format!("similar position, not counted: {why}"),
+            note: "the same pieces on the same squares, but not the same position (9.2.2)".into(),
+        });
+    }
+    events.sort_by_key(|e| e.ply);
 }
 
 /// Plies at or before `at` whose position equals the position at `at`.
