@@ -51,8 +51,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let filters = &settings.filters;
     let loaded = super::filters::load(&args.tables.tables, &settings, &args.source)?;
     let mut report = analysis::report(&loaded, &settings.config(), args.events.is_some());
+    let counts_from = super::filters::counts_from(&loaded);
+    let inputs = report
+        .aggregate
+        .tables
+        .iter()
+        .map(|p| input_info(p, !args.no_checksums))
+        .collect::<Result<Vec<_>>>()?;
     // The audit's example games, replayed again from their sources for
     // the page's "why" links (sources that moved are left without one).
+    let known: Vec<String> = inputs
+        .iter()
+        .filter_map(|i| i.made_by.as_ref())
+        .flat_map(|m| m.sources.iter().map(|s| s.path.clone()))
+        .collect();
     let examples: Vec<(String, u64)> = report
         .audit
         .findings()
@@ -65,16 +77,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     report.explanations = remis_core::explain::explain_all(
         &examples,
+        &known,
         &remis_table::parquet_input::ParquetSource,
         &search,
     );
-    let counts_from = super::filters::counts_from(&loaded);
-    let inputs = report
-        .aggregate
-        .tables
-        .iter()
-        .map(|p| input_info(p, !args.no_checksums))
-        .collect::<Result<Vec<_>>>()?;
     let year_bins = year_bins(&args.year_bins, &report.aggregate.stats.years())?;
     let command = super::command_line();
     let generated = utc_now();

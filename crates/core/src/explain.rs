@@ -205,12 +205,37 @@ pub fn find_games(
     (found, counted.map(|(name, n)| (name.to_string(), n)))
 }
 
+/// Where a source named as classify named it (relative to the folder it
+/// ran in) is now: the path itself when it is a file from here, else the
+/// one of `known` (the absolute paths the tables' manifests record) that
+/// ends with its path (leading `.` and `..` left aside).
+pub fn locate(source: &str, known: &[String]) -> Option<std::path::PathBuf> {
+    let path = std::path::Path::new(source);
+    if path.is_file() {
+        return Some(path.to_path_buf());
+    }
+    let tail: std::path::PathBuf = path
+        .components()
+        .filter(|c| matches!(c, std::path::Component::Normal(_)))
+        .collect();
+    if tail.as_os_str().is_empty() {
+        return None;
+    }
+    known
+        .iter()
+        .map(std::path::Path::new)
+        .find(|k| k.ends_with(&tail) && k.is_file())
+        .map(std::path::Path::to_path_buf)
+}
+
 /// The trails of games named by source (a path, or `path!member` inside
 /// an archive) and number, each source read once up to its last game
-/// asked for. Games whose source cannot be read again (moved, standard
-/// input) are left out.
+/// asked for; `known` helps find sources named relative to another folder
+/// (see [`locate`]). Games whose source cannot be read again (moved,
+/// standard input) are left out.
 pub fn explain_all(
     games: &[(String, u64)],
+    known: &[String],
     tables: &dyn ColumnarSource,
     search: &SearchOptions,
 ) -> Vec<Trail> {
@@ -225,11 +250,13 @@ pub fn explain_all(
             Some((file, member)) => (file, Some(member)),
             None => (source, None),
         };
-        let path = std::path::Path::new(file);
-        if source == "-" || !path.is_file() {
+        if source == "-" {
             continue;
         }
-        let input = Input::File(path.to_path_buf());
+        let Some(path) = locate(file, known) else {
+            continue;
+        };
+        let input = Input::File(path);
         let (found, _) = find_games(&input, member, &wanted, tables, search.clone());
         for (n, game) in found {
             let mut trail = explain(&game, n, search);
@@ -692,5 +719,27 @@ fn move_label(before: &Chess, m: Move) -> String {
     match before.turn() {
         Color::White => format!("{number}.{san}"),
         Color::Black => format!("{number}...{san}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_source_named_from_another_folder_is_found_by_its_manifest_path() {
+        let dir = std::env::temp_dir().join(format!("remis-locate-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("data/players")).unwrap();
+        let file = dir.join("data/players/Tal.pgn");
+        std::fs::write(&file, "").unwrap();
+        let known = vec![file.display().to_string()];
+        assert_eq!(
+            locate("../../data/players/Tal.pgn", &known),
+            Some(file.clone())
+        );
+        assert_eq!(locate("../data/players/Petrosian.pgn", &known), None);
+        // A name that is only a folder's tail does not match a file.
+        assert_eq!(locate("players", &known), None);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
