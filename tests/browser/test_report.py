@@ -139,7 +139,7 @@ def test_every_listed_game_links_to_its_trail(browser):
         boards = trail.find_elements(By.CSS_SELECTOR, "svg.board")
         events = trail.find_elements(By.CSS_SELECTOR, "figure.event")
         assert boards and len(boards) == len(events)
-        assert len(boards[0].find_elements(By.TAG_NAME, "text")) >= 2  # the kings at least
+        assert len(boards[0].find_elements(By.CSS_SELECTOR, "text.piece")) >= 2  # the kings at least
     # Open the examples, follow the first link: the trail scrolls into view.
     browser.execute_script("document.querySelectorAll('#audit details').forEach(d => d.open = true)")
     first = links[0]

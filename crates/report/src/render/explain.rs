@@ -132,6 +132,20 @@ pub fn board_svg(fen: &str, caption: &str) -> String {
             );
         }
     }
+    // Coordinates in the corners of the edge squares, as on a printed
+    // diagram: ranks down the a-file, files along the first rank.
+    for i in 0..8 {
+        let _ = write!(
+            svg,
+            "<text class=\"coord\" x=\"2\" y=\"{}\" font-size=\"8\" fill=\"#555\">{}</text>\
+             <text class=\"coord\" x=\"{}\" y=\"{}\" font-size=\"8\" fill=\"#555\">{}</text>",
+            i * square + 9,
+            8 - i,
+            i * square + square - 7,
+            8 * square - 2,
+            char::from(b'a' + i as u8)
+        );
+    }
     for (rank, row) in placement.split('/').enumerate().take(8) {
         let mut file = 0;
         for c in row.chars() {
@@ -154,7 +168,7 @@ pub fn board_svg(fen: &str, caption: &str) -> String {
             };
             let _ = write!(
                 svg,
-                "<text x=\"{}\" y=\"{}\" font-size=\"26\" text-anchor=\"middle\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"0.8\">{glyph}</text>",
+                "<text class=\"piece\" x=\"{}\" y=\"{}\" font-size=\"26\" text-anchor=\"middle\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"0.8\">{glyph}</text>",
                 file * square + square / 2,
                 rank * square + square - 6,
             );
@@ -275,7 +289,8 @@ pub fn html(trail: &Trail) -> String {
     );
     format!(
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{t}</title><style>\
-         body {{ font-family: system-ui, sans-serif; max-width: 1000px; margin: 2rem auto; padding: 0 1rem; color: #1f2933; }} {STYLE}\
+         body {{ font-family: system-ui, sans-serif; max-width: 1000px; margin: 2rem auto; padding: 0 1rem; color: #1f2933; }} \
+         h1 {{ font-size: 1.4rem; overflow-wrap: anywhere; }} {STYLE}\
          </style></head><body><h1>{t}</h1>{}</body></html>\n",
         fragment(trail, ""),
         t = escape(&title),
@@ -308,7 +323,8 @@ mod tests {
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             "start",
         );
-        assert_eq!(svg.matches("<text").count(), 32);
+        assert_eq!(svg.matches("<text class=\"piece\"").count(), 32);
+        assert_eq!(svg.matches("<text class=\"coord\"").count(), 16);
         assert_eq!(svg.matches("<rect").count(), 64);
         assert!(svg.contains("<title>start</title>"));
     }
