@@ -113,12 +113,15 @@ pub fn text(out: &mut dyn std::io::Write, trail: &Trail) -> std::io::Result<()> 
 pub fn board_svg(fen: &str, caption: &str) -> String {
     let placement = fen.split_whitespace().next().unwrap_or("");
     let square = 30;
+    // The coordinates sit in a margin left of and below the board, as on a
+    // printed diagram, clear of the pieces.
+    let margin = 12;
+    let size = 8 * square + margin;
     let mut svg = String::new();
     let _ = write!(
         svg,
         "<svg class=\"board\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {size} {size}\" width=\"{size}\" height=\"{size}\" role=\"img\"><title>{}</title>",
         escape(caption),
-        size = 8 * square
     );
     for rank in 0..8 {
         for file in 0..8 {
@@ -126,23 +129,22 @@ pub fn board_svg(fen: &str, caption: &str) -> String {
             let _ = write!(
                 svg,
                 "<rect x=\"{}\" y=\"{}\" width=\"{square}\" height=\"{square}\" fill=\"{}\"/>",
-                file * square,
+                margin + file * square,
                 rank * square,
                 if light { "#f0d9b5" } else { "#b58863" }
             );
         }
     }
-    // Coordinates in the corners of the edge squares, as on a printed
-    // diagram: ranks down the a-file, files along the first rank.
     for i in 0..8 {
         let _ = write!(
             svg,
-            "<text class=\"coord\" x=\"2\" y=\"{}\" font-size=\"8\" fill=\"#555\">{}</text>\
-             <text class=\"coord\" x=\"{}\" y=\"{}\" font-size=\"8\" fill=\"#555\">{}</text>",
-            i * square + 9,
+            "<text class=\"coord\" x=\"{}\" y=\"{}\" font-size=\"9\" text-anchor=\"middle\" fill=\"#555\">{}</text>\
+             <text class=\"coord\" x=\"{}\" y=\"{}\" font-size=\"9\" text-anchor=\"middle\" fill=\"#555\">{}</text>",
+            margin / 2,
+            i * square + square / 2 + 3,
             8 - i,
-            i * square + square - 7,
-            8 * square - 2,
+            margin + i * square + square / 2,
+            8 * square + margin - 2,
             char::from(b'a' + i as u8)
         );
     }
@@ -169,7 +171,7 @@ pub fn board_svg(fen: &str, caption: &str) -> String {
             let _ = write!(
                 svg,
                 "<text class=\"piece\" x=\"{}\" y=\"{}\" font-size=\"26\" text-anchor=\"middle\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"0.8\">{glyph}</text>",
-                file * square + square / 2,
+                margin + file * square + square / 2,
                 rank * square + square - 6,
             );
             file += 1;

@@ -65,26 +65,27 @@ pub fn queries(
     let draw = col(IS_DRAW);
     let count = |e: Expr| e.cast(DataType::UInt64).sum();
     let moves = || Column::Moves.col().cast(DataType::UInt64);
-    let mut aggs = vec![
-        len().cast(DataType::UInt64).alias("games"),
-        count(draw.clone()).alias("draws"),
-        count(
-            Column::DrawType
-                .col()
-                .eq(lit(Ending::Agreed.as_str()))
-                .fill_null(lit(false)),
-        )
-        .alias("agreed"),
-        count(
-            draw.clone()
-                .and(Column::Moves.col().lt_eq(lit(short_limits[0]))),
-        )
-        .alias("short0"),
-        count(
-            draw.clone()
-                .and(Column::Moves.col().lt_eq(lit(short_limits[1]))),
-        )
-        .alias("short1"),
+    // Games and the measures' counts, as every query here counts them
+    // (the order of `PairingStats`).
+    let measure_counts = || {
+        vec![
+            len().cast(DataType::UInt64).alias("games"),
+            count(col(IS_DRAW)).alias("draws"),
+            count(
+                Column::DrawType
+                    .col()
+                    .eq(lit(Ending::Agreed.as_str()))
+                    .fill_null(lit(false)),
+            )
+            .alias("agreed"),
+            count(col(IS_DRAW).and(Column::Moves.col().lt_eq(lit(short_limits[0]))))
+                .alias("short0"),
+            count(col(IS_DRAW).and(Column::Moves.col().lt_eq(lit(short_limits[1]))))
+                .alias("short1"),
+        ]
+    };
+    let mut aggs = measure_counts();
+    aggs.extend([
         when(draw.clone())
             .then(moves())
             .otherwise(lit(0u64))
@@ -95,7 +96,7 @@ pub fn queries(
             .otherwise(lit(0u64))
             .sum()
             .alias("moves_sq"),
-    ];
+    ]);
     for (i, kind) in DrawType::ALL.iter().enumerate() {
         aggs.push(
             count(
@@ -145,19 +146,7 @@ pub fn queries(
     // within-pair estimate.
     let mut pairing_keys = keys();
     pairing_keys.extend([Column::White.col(), Column::Black.col()]);
-    let pairing_counts = vec![
-        len().cast(DataType::UInt64).alias("games"),
-        count(col(IS_DRAW)).alias("draws"),
-        count(
-            Column::DrawType
-                .col()
-                .eq(lit(Ending::Agreed.as_str()))
-                .fill_null(lit(false)),
-        )
-        .alias("agreed"),
-        count(col(IS_DRAW).and(Column::Moves.col().lt_eq(lit(short_limits[0])))).alias("short0"),
-        count(col(IS_DRAW).and(Column::Moves.col().lt_eq(lit(short_limits[1])))).alias("short1"),
-    ];
+    let pairing_counts = measure_counts();
     let mut round_keys = keys();
     round_keys.push(Column::Round.col());
     // Where and how fast each edition was played, for matching controls
