@@ -64,6 +64,15 @@ def test_every_trail_replays_independently(path):
                 at = boards[-1].copy()
                 at.push_san(event["san"].split(".")[-1])
             assert fen(at).split()[:4] == event["fen"].split()[:4], (trail["game_no"], event)
+        # The move counts: where a count is said to be complete, the
+        # half-move clock python-chess keeps says so too.
+        for e in trail["events"]:
+            if "moves by each side completed" in e["kind"]:
+                at = boards[min(e["ply"], trail["plies"])].copy()
+                if e["ply"] > trail["plies"]:
+                    at.push_san(e["san"].split(".")[-1])
+                limit = 150 if e["kind"].startswith("75") else 100
+                assert at.halfmove_clock >= limit, (path.name, trail["game_no"], e["kind"], at.halfmove_clock)
         repeated = [e for e in trail["events"] if "repetition" in e["kind"]]
         if repeated:
             positions = []

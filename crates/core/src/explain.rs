@@ -463,6 +463,7 @@ pub fn explain(found: &Found, game_no: u64, search: &SearchOptions) -> Trail {
                 .legal_moves()
                 .into_iter()
                 .find(|m| !m.is_zeroing())
+                .filter(|_| !seventy_five && clock + 1 == limit)
             {
                 let mut after = final_pos.clone();
                 after.play_unchecked(m);
@@ -476,6 +477,17 @@ pub fn explain(found: &Found, game_no: u64, search: &SearchOptions) -> Trail {
                 });
                 trail.summary =
                     "A claim with a written move that completes 50 moves (9.3.1).".into();
+            } else {
+                trail.events.push(event(
+                    last,
+                    "final position".into(),
+                    format!("{clock} half-moves without a pawn move or capture"),
+                ));
+                trail.summary = format!(
+                    "Recorded as a {}-move draw (the Termination tag); the moves show {clock} half-moves \
+                     without a pawn move or capture, not {limit}, nor a written move that completes them.",
+                    limit / 2
+                );
             }
         }
         Ending::InsufficientMaterial | Ending::DeadPosition => {
