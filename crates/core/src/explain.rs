@@ -300,6 +300,9 @@ pub fn explain(found: &Found, game_no: u64, search: &SearchOptions) -> Trail {
     }
     let last = positions.len() - 1;
     let final_pos = &positions[last];
+    // Each position's repetition hash, once: the repetition rules compare
+    // them over and over.
+    let hashes: Vec<u64> = positions.iter().map(position_hash).collect();
     let event = |ply: usize, kind: String, note: String| TrailEvent {
         ply: ply as u32,
         san: sans[ply].clone(),
@@ -363,10 +366,10 @@ pub fn explain(found: &Found, game_no: u64, search: &SearchOptions) -> Trail {
                 _ => last,
             };
             let needed = if five { 5 } else { 3 };
-            let occurrences = occurrences_of(&positions, at);
-            if occurrences.len() >= needed {
-                let total = occurrences.len();
-                for (k, &ply) in occurrences.iter().enumerate() {
+            let seen = occurrences(&hashes, hashes[at], at);
+            if seen.len() >= needed {
+                let total = seen.len();
+                for (k, &ply) in seen.iter().enumerate() {
                     trail.events.push(event(
                         ply,
                         format!("repetition (occurrence {} of {total})", k + 1),
@@ -383,9 +386,9 @@ pub fn explain(found: &Found, game_no: u64, search: &SearchOptions) -> Trail {
                 } else {
                     format!("The final position occurred {total} times: a draw by claim (9.2.1).")
                 };
-            } else if let Some((m, after)) = repeating_move(&positions, last) {
+            } else if let Some((m, after)) = repeating_move(&positions, &hashes, last) {
                 let written = move_label(final_pos, m);
-                let mut ply_list = occurrences_after(&positions, &after);
+                let mut ply_list = occurrences(&hashes, position_hash(&after), last);
                 let total = ply_list.len() + 1;
                 for (k, ply) in ply_list.drain(..).enumerate() {
                     trail.events.push(event(
@@ -413,7 +416,7 @@ pub fn explain(found: &Found, game_no: u64, search: &SearchOptions) -> Trail {
                     "final position".into(),
                     format!(
                         "it has occurred {} times",
-                        occurrences_of(&positions, last).len()
+                        occurrences(&hashes, hashes[last], last).len()
                     ),
                 ));
                 trail.summary =
@@ -534,7 +537,7 @@ pub fn explain(found: &Found, game_no: u64, search: &SearchOptions) -> Trail {
                 .filter(|p| p.turn() == final_pos.turn() && p.board() == final_pos.board())
                 .count();
             if looks_alike >= 3 {
-                let same = occurrences_of(&positions, last);
+                let same = occurrences(&hashes, hashes[last], last);
                 let total = same.len();
                 for (k, &ply) in same.iter().enumerate().filter(|(_, p)| **p != last) {
                     trail.events.push(event(
@@ -692,27 +695,16 @@ fn similar(
     events.sort_by_key(|e| e.ply);
 }
 
-/// Plies at or before `at` whose position equals the position at `at`.
-fn occurrences_of(positions: &[Chess], at: usize) -> Vec<usize> {
-    let hash = position_hash(&positions[at]);
-    (0..=at)
-        .filter(|&i| (at - i).is_multiple_of(2) && position_hash(&positions[i]) == hash)
-        .collect()
-}
-
-/// Plies whose position equals `after` (a position reached by a written
-/// move from the last one).
-fn occurrences_after(positions: &[Chess], after: &Chess) -> Vec<usize> {
-    let hash = position_hash(after);
-    let next = positions.len();
-    (0..positions.len())
-        .filter(|&i| (next - i).is_multiple_of(2) && position_hash(&positions[i]) == hash)
-        .collect()
+/// Plies up to `upto` whose position has the repetition hash `hash`: the
+/// hash holds the side to move and the castling and en-passant rights
+/// (9.2.2), so equal hashes are one position.
+fn occurrences(hashes: &[u64], hash: u64, upto: usize) -> Vec<usize> {
+    (0..=upto).filter(|&i| hashes[i] == hash).collect()
 }
 
 /// A legal move from the last position that makes a position occur for
 /// the third time (9.2.1.1).
-fn repeating_move(positions: &[Chess], last: usize) -> Option<(Move, Chess)> {
+fn repeating_move(positions: &[Chess], hashes: &[u64], last: usize) -> Option<(Move, Chess)> {
     let pos = &positions[last];
     pos.legal_moves().into_iter().find_map(|m| {
         if pos.is_irreversible(m) {
@@ -720,7 +712,7 @@ fn repeating_move(positions: &[Chess], last: usize) -> Option<(Move, Chess)> {
         }
         let mut after = pos.clone();
         after.play_unchecked(m);
-        (occurrences_after(positions, &after).len() + 1 >= 3).then_some((m, after))
+        (occurrences(hashes, position_hash(&after), last).len() + 1 >= 3).then_some((m, after))
     })
 }
 

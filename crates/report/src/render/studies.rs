@@ -81,6 +81,12 @@ fn group_json(g: &rule_study::GroupStats, limits: [u32; 2]) -> serde_json::Value
     serde_json::Value::Object(m)
 }
 
+/// A difference of shares in signed percentage points ("+1.2"), "–"
+/// without one.
+pub fn points(v: Option<f64>) -> String {
+    v.map_or("–".into(), |v| format!("{:+.1}", v * 100.0))
+}
+
 /// A group's change in a measure's share between two groups of
 /// editions (`after` minus `before`), when both have games.
 pub fn change(
@@ -231,7 +237,6 @@ pub fn write_rule_study(
             c.editions[2],
             c.editions[3]
         )?;
-        let points = |v: Option<f64>| v.map_or("–".into(), |v| format!("{:+.1}", v * 100.0));
         for (m, raw, adjusted) in &c.effects {
             writeln!(
                 out,

@@ -229,7 +229,7 @@ pub fn rule_study_published(h: &mut String, study: &crate::analysis::rule_study:
 /// two changes it is made of, and a placebo before the change.
 pub fn rule_study_changes(h: &mut String, study: &crate::analysis::rule_study::RuleStudy) {
     use crate::analysis::rule_study::Measure;
-    use crate::render::studies::change;
+    use crate::render::studies::{change, points};
     if study.changes.is_empty() {
         h.push_str("<p class=\"caption\">No series in these tables has editions both with and without a rule, \
             so there is no before/after (difference-in-differences) estimate.</p>\n");
@@ -246,7 +246,6 @@ pub fn rule_study_changes(h: &mut String, study: &crate::analysis::rule_study::R
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let points = |v: Option<f64>| v.map_or("–".into(), |v| format!("{:+.1}", v * 100.0));
     for c in &study.changes {
         for (i, (m, raw, adjusted)) in c.effects.iter().enumerate() {
             let lead = if i == 0 {
