@@ -7,6 +7,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use polars::prelude::SerReader;
 use remis_report::analysis::{self, Merge, Settings, Summary, summary};
 
 mod common;
@@ -401,4 +402,208 @@ fn a_summary_survives_its_file_format() {
     let path = summary::write(&table, &config, &counts).unwrap();
     assert!(path.to_string_lossy().ends_with(".json.zst"));
     assert_eq!(summary::read(&table, &config).unwrap(), counts);
+}
+
+/// A double round robin of four players (12 games), as PGN games in round
+/// order.
+fn double_round_robin() -> Vec<String> {
+    let players = ["Able, A", "Baker, B", "Cole, C", "Dunn, D"];
+    // Berger pairings for four players, twice with colours reversed.
+    let rounds: [[(usize, usize); 2]; 3] = [[(0, 3), (1, 2)], [(3, 2), (0, 1)], [(1, 3), (2, 0)]];
+    let results = ["1-0", "1/2-1/2", "0-1", "1/2-1/2", "1-0", "1/2-1/2"];
+    let mut games = Vec::new();
+    for cycle in 0..2 {
+        for (r, pairs) in rounds.iter().enumerate() {
+            for (board, &(w, b)) in pairs.iter().enumerate() {
+                let (w, b) = if cycle == 0 { (w, b) } else { (b, w) };
+                let round = cycle * 3 + r + 1;
+                let result = results[(round + board) % results.len()];
+                games.push(format!(
+                    "[Event \"Split Round Robin\"]\n[Site \"Here\"]\n[Date \"2024.03.{round:02}\"]\n\
+                     [Round \"{round}.{}\"]\n[White \"{}\"]\n[Black \"{}\"]\n[Result \"{result}\"]\n\
+                     [WhiteElo \"2500\"]\n[BlackElo \"2510\"]\n\n1. e4 e5 2. Nf3 Nc6 {result}\n\n",
+                    board + 1,
+                    players[w],
+                    players[b],
+                ));
+            }
+        }
+    }
+    games
+}
+
+/// A table's summary in batches of `sizes` rows, each against the
+/// summary in one batch.
+fn same_in_batches(table: &Path, settings: &Settings, sizes: &[usize]) -> Summary {
+    let config = settings.config();
+    let whole = analysis::summarize_rows_in(table, &config, usize::MAX).unwrap();
+    for &rows in sizes {
+        let batched = analysis::summarize_rows_in(table, &config, rows).unwrap();
+        assert_eq!(batched.scoring, whole.scoring, "batches of {rows} rows");
+        assert_eq!(batched.players, whole.players, "batches of {rows} rows");
+        assert_eq!(
+            batched.rule_study, whole.rule_study,
+            "batches of {rows} rows"
+        );
+        assert!(
+            batched == whole,
+            "batches of {rows} rows: the summaries differ"
+        );
+    }
+    whole
+}
+
+fn default_settings() -> Settings {
+    Settings {
+        filters: analysis::Filters::default(),
+        patterns: remis_report::study::EventPatterns::default(),
+        catalogue: remis_report::study::events::EventCatalogue::built_in(),
+    }
+}
+
+/// Row groups in a Parquet file.
+fn row_groups(table: &Path) -> usize {
+    let mut reader = polars::prelude::ParquetReader::new(std::fs::File::open(table).unwrap());
+    reader.get_metadata().unwrap().row_groups.len()
+}
+
+/// Classifies `input` into `out` in row groups of about `games_per_chunk`
+/// chunks' games (a chunk of `chunk_bytes`), and checks that the summary
+/// `classify` counted from its row groups as it wrote them equals the
+/// table's summary read back in one batch, and in batches of `sizes`.
+/// `built_in`: the settings' catalogue is the built-in one, which
+/// classify's own summary uses.
+fn classified_in_groups(
+    input: &Path,
+    out: &Path,
+    (chunk_bytes, min_groups): (u32, usize),
+    (settings, built_in): (&Settings, bool),
+    sizes: &[usize],
+) -> Summary {
+    let mut command = remis();
+    command
+        .args(["classify", "--row-group-rows", "1", "--chunk-bytes"])
+        .arg(chunk_bytes.to_string())
+        .arg("--out")
+        .arg(out)
+        .arg(input);
+    if !built_in {
+        command.arg("--no-summary");
+    }
+    succeeded(command.output().unwrap());
+    let table = out.join("games.parquet");
+    assert!(
+        row_groups(&table) >= min_groups,
+        "{} row groups",
+        row_groups(&table)
+    );
+    let whole = same_in_batches(&table, settings, sizes);
+    if built_in {
+        assert_eq!(summary::read(&table, &settings.config()).unwrap(), whole);
+    }
+    // Row groups handed over as `classify` hands them, counted in batches
+    // of other sizes than the groups'.
+    let frame = polars::prelude::ParquetReader::new(std::fs::File::open(&table).unwrap())
+        .finish()
+        .unwrap();
+    let groups: &[(usize, usize)] = if frame.height() < 100 {
+        &[(1, 2), (3, 5)]
+    } else {
+        &[(500, 1200), (1000, 999)]
+    };
+    for &(group, batch) in groups {
+        let config = settings.config();
+        let mut builder = analysis::SummaryBuilder::new(&config).with_batch_rows(batch);
+        let mut offset = 0;
+        while offset < frame.height() {
+            builder
+                .add_frame(&frame.slice(offset as i64, group))
+                .unwrap();
+            offset += group;
+        }
+        assert!(
+            builder.finish().unwrap() == whole,
+            "groups of {group}, batches of {batch}"
+        );
+    }
+    whole
+}
+
+#[test]
+fn a_round_robin_split_between_batches_is_ranked_whole() {
+    // Able's games with White and one game of round 2 come first: in no
+    // batch of fewer than the twelve games do the players have about
+    // equal numbers of games.
+    let dir = scratch("split-crosstable");
+    let games = double_round_robin();
+    let (first, second): (Vec<&String>, Vec<&String>) = games
+        .iter()
+        .partition(|g| g.contains("[White \"Able, A\"]") || g.contains("[Round \"2.1\"]"));
+    let pgn: String = first.into_iter().chain(second).cloned().collect();
+    std::fs::write(dir.join("rr.pgn"), pgn).unwrap();
+    let whole = classified_in_groups(
+        &dir.join("rr.pgn"),
+        &dir.join("table"),
+        (200, 1),
+        (&default_settings(), true),
+        &[1, 2, 4, 5, 7, 11, 12],
+    );
+    let study = remis_report::analysis::scoring::scoring_study(&whole.scoring);
+    assert_eq!((study.round_robins, study.events), (1, 1));
+
+    // Past the pairings kept, the later batches are judged on their own:
+    // the standings still add up, the split event is left out, the rest
+    // is unchanged.
+    let settings = default_settings();
+    let config = settings.config();
+    let builder = analysis::SummaryBuilder::new(&config).with_pairings_kept(3);
+    let in_parts = analysis::summarize_with(&dir.join("table/games.parquet"), builder, 2).unwrap();
+    assert_eq!(in_parts.scoring.standings, whole.scoring.standings);
+    assert_eq!(in_parts.scoring.event_games, whole.scoring.event_games);
+    let study = remis_report::analysis::scoring::scoring_study(&in_parts.scoring);
+    assert_eq!((study.round_robins, study.events), (0, 0));
+    let mut same = in_parts.clone();
+    same.scoring.pairings = whole.scoring.pairings.clone();
+    assert!(same == whole);
+}
+
+#[test]
+fn every_fixture_is_summarized_alike_in_any_batches() {
+    let dir = scratch("batches");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let whole = classified_in_groups(
+        &root.join("data/lichess-sample.pgn.zst"),
+        &dir.join("sample"),
+        (1 << 18, 5),
+        (&default_settings(), true),
+        &[1000, 3333],
+    );
+    assert_eq!(whole.rows(), 3820);
+    // The generated games with their catalogue: the rule study's events
+    // and their pairings.
+    let catalogue = remis_report::study::events::EventCatalogue::from_toml(
+        &std::fs::read_to_string(root.join("tests/data/events-synthetic.toml")).unwrap(),
+    )
+    .unwrap();
+    let settings = Settings {
+        catalogue,
+        ..default_settings()
+    };
+    let whole = classified_in_groups(
+        &root.join("tests/data/synthetic-3000.pgn.zst"),
+        &dir.join("synthetic"),
+        (1 << 18, 5),
+        (&settings, false),
+        &[700, 1024],
+    );
+    assert!(!whole.rule_study.groups.is_empty());
+    assert!(!whole.rule_study.pairings.is_empty());
+    // And with the built-in catalogue, classify's own summary.
+    classified_in_groups(
+        &root.join("tests/data/synthetic-3000.pgn.zst"),
+        &dir.join("synthetic-built-in"),
+        (1 << 18, 5),
+        (&default_settings(), true),
+        &[1500],
+    );
 }

@@ -62,6 +62,11 @@ pub struct Args {
     /// `stats`, `sofia` and `scoring` read without filters.
     #[arg(long)]
     no_summary: bool,
+    /// Rows per Parquet row group, about: a group closes at the first
+    /// chunk of games that reaches it. The summary is counted from each
+    /// group as it is written.
+    #[arg(long, default_value_t = remis_table::writer::ROW_GROUP_ROWS, value_name = "ROWS")]
+    row_group_rows: usize,
     /// Largest game read, in bytes; a longer game becomes an invalid row
     /// with its tags.
     #[arg(long, default_value_t = Limits::default().max_game_bytes)]
@@ -151,6 +156,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             ..SearchOptions::default()
         },
         resolver: args.san_resolver,
+        row_group_rows: args.row_group_rows,
         patterns: match &args.event_patterns {
             None => EventPatterns::built_in(),
             Some(path) => {
@@ -232,23 +238,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(exit(damaged, args.allow_damaged))
 }
 
-/// The summary of the table that will be `table`, for the default
-/// filters (the one reading commands without filters use), made from the
-/// finished table before it is in place; returned uncommitted.
-fn prepare_summary(
-    table: &remis_table::writer::WrittenTable,
-) -> Result<remis_table::safe_file::AtomicFile> {
-    let settings = remis_report::analysis::Settings {
-        filters: remis_report::analysis::Filters::default(),
-        patterns: remis_report::study::EventPatterns::default(),
-        catalogue: remis_report::study::events::EventCatalogue::built_in(),
-    };
-    let config = settings.config();
-    let counts = remis_report::analysis::summarize_rows(table.readable_path(), &config)
-        .with_context(|| format!("summarizing {}", table.path().display()))?;
-    remis_report::analysis::summary::prepare(table.path(), table.readable_path(), &config, &counts)
-}
-
 fn exit(damaged: bool, allow_damaged: bool) -> ExitCode {
     if damaged && !allow_damaged {
         ExitCode::from(EXIT_DAMAGED)
@@ -269,11 +258,30 @@ fn classify_into(
 ) -> Result<bool> {
     let bar = progress_bar(input::total_size(inputs));
     let started = std::time::Instant::now();
-    let (summary, table) = pipeline::classify(inputs, out, options, &mut |p| {
-        bar.set_position(p.bytes_read);
-        let rate = p.games as f64 / started.elapsed().as_secs_f64().max(1e-3);
-        bar.set_message(format!("{} games, {rate:.0} games/s", p.games));
-    })?;
+    // The summary for the default filters (the one reading commands
+    // without filters use), counted from each row group as it is written:
+    // no second pass over the table.
+    let settings = remis_report::analysis::Settings {
+        filters: remis_report::analysis::Filters::default(),
+        patterns: remis_report::study::EventPatterns::default(),
+        catalogue: remis_report::study::events::EventCatalogue::built_in(),
+    };
+    let config = settings.config();
+    let mut builder = summarize.then(|| remis_report::analysis::SummaryBuilder::new(&config));
+    let (summary, table) = pipeline::classify(
+        inputs,
+        out,
+        options,
+        &mut |p| {
+            bar.set_position(p.bytes_read);
+            let rate = p.games as f64 / started.elapsed().as_secs_f64().max(1e-3);
+            bar.set_message(format!("{} games, {rate:.0} games/s", p.games));
+        },
+        &mut |rows| match builder.as_mut() {
+            Some(builder) => builder.add_frame(rows).context("counting the summary"),
+            None => Ok(()),
+        },
+    )?;
     bar.finish_and_clear();
 
     eprintln!(
@@ -303,7 +311,26 @@ fn classify_into(
         summary.games_read,
         summary.rows_written
     );
-    let counts = summarize.then(|| prepare_summary(&table)).transpose()?;
+    let counts = match builder {
+        Some(builder) => {
+            let counts = builder
+                .finish()
+                .with_context(|| format!("summarizing {}", table.path().display()))?;
+            anyhow::ensure!(
+                counts.rows() == summary.rows_written,
+                "internal error: the summary counted {} rows of the {} written",
+                counts.rows(),
+                summary.rows_written
+            );
+            Some(remis_report::analysis::summary::prepare(
+                table.path(),
+                table.readable_path(),
+                &config,
+                &counts,
+            )?)
+        }
+        None => None,
+    };
     table.commit()?;
     if let Some(counts) = counts {
         counts.commit()?;

@@ -49,6 +49,9 @@ pub struct Options {
     pub patterns: Arc<EventPatterns>,
     /// The run, recorded in the table's manifest.
     pub run: Option<crate::writer::RunInfo>,
+    /// Rows per Parquet row group, about (a group closes at the first
+    /// chunk that reaches it).
+    pub row_group_rows: usize,
 }
 
 impl Default for Options {
@@ -62,6 +65,7 @@ impl Default for Options {
             resolver: SanResolver::default(),
             patterns: EventPatterns::built_in(),
             run: None,
+            row_group_rows: ROW_GROUP_ROWS,
         }
     }
 }
@@ -111,12 +115,16 @@ struct Replayed {
 
 /// Classifies every game of `inputs` into the Parquet table `out`, written
 /// whole but not yet in place: the caller commits it (after writing what
-/// must go with it, such as its summary).
+/// must go with it, such as its summary). `rows` sees every row group as
+/// it is written, in table order, on a thread of its own (the summary is
+/// counted there, in the same pass, while the replay goes on); an error
+/// from it stops the run.
 pub fn classify(
     inputs: &[Input],
     out: &Path,
     options: &Options,
     progress: &mut dyn FnMut(Progress),
+    rows: &mut (dyn FnMut(&polars::prelude::DataFrame) -> Result<()> + Send),
 ) -> Result<(Summary, WrittenTable)> {
     let started = Instant::now();
     let threads = match options.threads {
@@ -188,13 +196,41 @@ pub fn classify(
             })
             .context("starting the replay pool")?;
 
-        let dedup = options.dedup.then(Deduplicator::default);
-        let write_result = write_in_order(done_rx, &mut sink, &mut summary, dedup, &mut |games| {
-            progress(Progress {
-                bytes_read: bytes_read.load(Ordering::Relaxed),
-                games,
+        // Two row groups wait at most: the writer does not run ahead of
+        // the counting by more.
+        let (rows_tx, rows_rx) = mpsc::sync_channel::<polars::prelude::DataFrame>(2);
+        let counting = std::thread::Builder::new()
+            .name("remis-rows".into())
+            .spawn_scoped(scope, move || -> Result<()> {
+                for group in rows_rx {
+                    rows(&group)?;
+                }
+                Ok(())
             })
-        });
+            .context("starting the thread that counts the rows")?;
+        let dedup = options.dedup.then(Deduplicator::default);
+        let write_result = write_in_order(
+            done_rx,
+            &mut sink,
+            &mut summary,
+            dedup,
+            options.row_group_rows.max(1),
+            &mut |games| {
+                progress(Progress {
+                    bytes_read: bytes_read.load(Ordering::Relaxed),
+                    games,
+                })
+            },
+            &mut |group| {
+                rows_tx
+                    .send(group.clone())
+                    .map_err(|_| anyhow::anyhow!("the rows could not be counted"))
+            },
+        );
+        drop(rows_tx);
+        // The counting's own error says more than the writer's.
+        let counted = counting.join().expect("counting thread panicked");
+        let write_result = counted.and(write_result);
         if write_result.is_err() {
             stop.store(true, Ordering::Relaxed);
         }
@@ -285,13 +321,15 @@ fn replay_chunk(
 
 /// Puts replayed chunks back in input order, numbers the games within each
 /// source, marks duplicates, and writes row groups of about
-/// [`ROW_GROUP_ROWS`] rows.
+/// `row_group_rows` rows ([`ROW_GROUP_ROWS`] by default).
 fn write_in_order(
     done: mpsc::Receiver<Replayed>,
     sink: &mut ParquetSink,
     summary: &mut Summary,
     mut dedup: Option<Deduplicator>,
+    row_group_rows: usize,
     progress: &mut dyn FnMut(u64),
+    rows_written: &mut dyn FnMut(&polars::prelude::DataFrame) -> Result<()>,
 ) -> Result<()> {
     use polars::prelude::{IntoColumn, NamedFrom, Series};
     let mut pending: BTreeMap<u64, Replayed> = BTreeMap::new();
@@ -345,10 +383,11 @@ fn write_in_order(
                 }
                 None => group = Some(ready.frame),
             }
-            if group.as_ref().is_some_and(|g| g.height() >= ROW_GROUP_ROWS) {
+            if group.as_ref().is_some_and(|g| g.height() >= row_group_rows) {
                 let mut full = group.take().expect("checked above");
                 full.rechunk_mut();
                 sink.write(&full)?;
+                rows_written(&full)?;
             }
             if ready.last && game_numbers.get(&ready.source).is_none_or(|&n| n == 0) {
                 summary.problems.push(InputProblem {
@@ -362,6 +401,7 @@ fn write_in_order(
     if let Some(mut rest) = group.take().filter(|g| g.height() > 0) {
         rest.rechunk_mut();
         sink.write(&rest)?;
+        rows_written(&rest)?;
     }
     summary.duplicates = dedup.map(|d| d.duplicates);
     anyhow::ensure!(

@@ -10,6 +10,8 @@
 //! one table (every player's number of games within one of the most): an
 //! event split across tables, each part looking incomplete, is judged
 //! incomplete after the merge too, which errs on the side of leaving out.
+//! Within one table, however it is read in batches, an event is judged
+//! from all its games ([`super::build`]).
 
 use std::collections::BTreeMap;
 

@@ -7,6 +7,7 @@
 //! proportions); `render` turns it into HTML, charts, text, CSV or JSON.
 
 pub mod audit;
+pub mod build;
 pub mod crosstable;
 pub mod draws;
 pub mod format_audit;
@@ -22,12 +23,10 @@ pub mod table;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use polars::prelude::DataFrame;
-
-use remis_table::schema::Column;
 
 use crate::study::EventPatterns;
 use crate::study::events::EventCatalogue;
+pub use build::SummaryBuilder;
 pub use draws::DrawStats;
 pub use merge::Merge;
 pub use summary::{Config, Summary, SummaryFileError};
@@ -57,90 +56,44 @@ pub struct Loaded {
     pub warnings: Vec<String>,
 }
 
-/// Computes a table's summary from its rows, on the streaming engine, in
-/// two passes over the table (the second needs the first's list of events:
-/// which are small enough for standings, which the catalogue names). The
-/// queries of a pass share one scan; each holds only its groups in memory.
+/// Computes a table's summary from its rows, [`build::BATCH_ROWS`] rows
+/// at a time (see [`build`]): memory holds one slice of the table and the
+/// counts, whatever the table's size.
 pub fn summarize_rows(table: &Path, config: &Config) -> Result<Summary> {
+    summarize_rows_in(table, config, build::BATCH_ROWS)
+}
+
+/// [`summarize_rows`], `batch_rows` rows at a time: the summary is the same
+/// for any number.
+pub fn summarize_rows_in(table: &Path, config: &Config, batch_rows: usize) -> Result<Summary> {
+    summarize_with(table, SummaryBuilder::new(config), batch_rows)
+}
+
+/// A table's rows added to `builder`, `batch_rows` at a time.
+pub fn summarize_with(
+    table: &Path,
+    mut builder: SummaryBuilder,
+    batch_rows: usize,
+) -> Result<Summary> {
     let open = table::scan_one(table)?;
-    let lf = open.lf.clone();
-    let filters = config.filters;
-    let prepared = table::prepare(lf.clone(), filters)?;
-    let used = table::used(prepared.clone());
-
-    let mut first = table::Batch::default();
-    let coverage = first.add(table::coverage_query(prepared));
-    let marks = first.add(table::marks_query(lf));
-    let cube = first.add(table::cube_query(used.clone()));
-    let outcomes = first.add(outcomes::counts_query(used.clone()));
-    let gap = first.add(games::rating_gap_query(used.clone(), &filters.bands));
-    let eco = first.add(games::opening_query(used.clone(), Column::Eco));
-    let opening = first.add(games::opening_query(used.clone(), Column::Opening));
-    let time_classes = first.add(games::time_classes_query(used.clone()));
-    let clocks = first.add(games::clocks_query(used.clone()));
-    let play = first.add(games::play_query(used.clone()));
-    let format_audit = first.add(format_audit::query(used.clone()));
-    let draw_types = first.add(games::draw_types_by_class_query(used.clone()));
-    let lengths = first.add(games::lengths_query(used.clone()));
-    let audit_counts = first.add(audit::counts_query(used.clone()));
-    let audit_examples: Vec<table::Ticket> = audit::example_queries(used.clone())
-        .into_iter()
-        .map(|q| first.add(q))
-        .collect();
-    let event_games = first.add(scoring::event_games_query(used.clone()));
-    let plus_remise = first.add(scoring::plus_remise_query(used.clone()));
-    let names = first.add(rule_study::names_query(used.clone()));
-    let players = first.add(players::query(used.clone()));
-    let first = first.run()?;
-
-    let mut second = table::Batch::default();
-    let standings = second.add(scoring::standings_query(
-        used.clone(),
-        first.get(event_games),
-    ));
-    let pairings = second.add(scoring::pairings_query(
-        used.clone(),
-        first.get(event_games),
-    ));
-    let rule_queries = rule_study::queries(
-        used,
-        first.get(names),
-        config.catalogue,
-        filters.short_draws,
-    )?
-    .map(|queries| queries.map(|q| second.add(q)));
-    let second = second.run()?;
-
-    let (synthetic, dedup_marked) = table::marks_from(first.get(marks))?;
-    let examples: Vec<&DataFrame> = audit_examples.iter().map(|&t| first.get(t)).collect();
-    Ok(Summary {
-        coverage: table::coverage_from(first.get(coverage))?,
-        synthetic,
-        dedup_marked,
-        cube: table::cube_from(first.get(cube))?,
-        outcomes: outcomes::counts_from(first.get(outcomes))?,
-        rating_gap: games::rating_gap_from(first.get(gap))?,
-        openings: games::OpeningCounts {
-            eco: games::opening_from(first.get(eco), Column::Eco)?,
-            name: games::opening_from(first.get(opening), Column::Opening)?,
-        },
-        time_classes: games::time_classes_from(first.get(time_classes))?,
-        clocks: games::clocks_from(first.get(clocks))?,
-        format: games::format_from(first.get(play), first.get(draw_types), first.get(lengths))?,
-        format_audit: format_audit::audit_from(first.get(format_audit))?,
-        scoring: scoring::counts_from(
-            first.get(event_games),
-            second.get(standings),
-            first.get(plus_remise),
-            second.get(pairings),
-        )?,
-        audit: audit::audit_from(first.get(audit_counts), &examples)?,
-        players: players::counts_from(first.get(players))?,
-        rule_study: match rule_queries {
-            Some(tickets) => rule_study::counts_from(tickets.map(|t| second.get(t)))?,
-            None => rule_study::RuleStudyCounts::default(),
-        },
-    })
+    let batch_rows = batch_rows.max(1);
+    let mut offset: u64 = 0;
+    loop {
+        let before = builder.rows();
+        builder.add(
+            open.lf
+                .clone()
+                .slice(offset as i64, batch_rows as polars::prelude::IdxSize),
+        )?;
+        let read = builder.rows() - before;
+        offset += read;
+        // A short slice is the table's end (the footer's row count is not
+        // trusted for it: `summarize_checked` compares the two).
+        if read < batch_rows as u64 {
+            break;
+        }
+    }
+    builder.finish()
 }
 
 /// A table's summary from its rows, for a table that may be hostile: it

@@ -9,6 +9,7 @@ use polars::prelude::*;
 
 use super::crosstable::{self, Crosstable, PairingCounts};
 use super::merge::{Merge, pairs};
+#[cfg(test)]
 use super::table::collect;
 use remis_table::schema::Column;
 use remis_table::schema::GameResult;
@@ -313,12 +314,81 @@ pub fn pairings_query(used: LazyFrame, event_games: &DataFrame) -> LazyFrame {
     crosstable::query(used, candidates)
 }
 
-/// The counts from the frames of the four queries.
-pub fn counts_from(
+/// The games of events as the pairings need them: the used rows with an
+/// event, in the columns [`crosstable::query`] reads. A summary built
+/// batch by batch keeps these rows for the events that are not (yet)
+/// large, and finds the crosstables among them at the end
+/// ([`add_pairings`]), so that an event split between batches is judged
+/// whole.
+pub fn pairing_rows_query(used: LazyFrame) -> LazyFrame {
+    with_event(used).select([
+        Column::Event.col(),
+        Column::Year.col(),
+        Column::Round.col(),
+        Column::White.col(),
+        Column::Black.col(),
+    ])
+}
+
+/// Events (by the event and year columns) as a frame.
+fn events_frame<'a>(events: impl Iterator<Item = &'a EventYear>) -> Result<DataFrame> {
+    let (names, years): (Vec<&str>, Vec<Option<i16>>) =
+        events.map(|(e, y)| (e.as_str(), *y)).unzip();
+    Ok(df! {
+        Column::Event.name() => names,
+        Column::Year.name() => years,
+    }?)
+}
+
+/// The events of more than [`STANDINGS_MAX_GAMES`] games in
+/// `event_games` (columns event, year): their rows need not be kept.
+pub fn large_events_frame(event_games: &BTreeMap<EventYear, u64>) -> Result<Option<DataFrame>> {
+    let mut large = event_games
+        .iter()
+        .filter(|&(_, &n)| n > STANDINGS_MAX_GAMES)
+        .map(|(k, _)| k)
+        .peekable();
+    if large.peek().is_none() {
+        return Ok(None);
+    }
+    events_frame(large).map(Some)
+}
+
+/// The events whose standings look like a complete crosstable's and are
+/// large enough to rank: those whose pairings are counted.
+pub fn candidates(counts: &ScoringCounts) -> std::collections::BTreeSet<EventYear> {
+    counts
+        .standings
+        .iter()
+        .filter(|(_, table)| {
+            let players: Vec<(&String, &Points)> = table.iter().collect();
+            looks_complete(&players) && crosstable_sized(&players)
+        })
+        .map(|(key, _)| key.clone())
+        .collect()
+}
+
+/// The pairings of the `candidates` among the rows of
+/// [`pairing_rows_query`] (grouped by [`crosstable::query`]).
+pub fn candidate_pairings_query(
+    rows: LazyFrame,
+    candidates: &std::collections::BTreeSet<EventYear>,
+) -> Result<LazyFrame> {
+    Ok(crosstable::query(
+        rows,
+        events_frame(candidates.iter())?.lazy(),
+    ))
+}
+
+/// The counts of one batch of rows, which add up across batches: games
+/// per event, the standings of its events of at most
+/// [`STANDINGS_MAX_GAMES`] games (frame of [`standings_query`], when
+/// given) and the plus-remise decisions. The pairings come from
+/// [`add_pairings`].
+pub fn batch_counts_from(
     event_games: &DataFrame,
-    standings: &DataFrame,
+    standings: Option<&DataFrame>,
     plus_remise: &DataFrame,
-    pairings: &DataFrame,
 ) -> Result<ScoringCounts> {
     let mut out = ScoringCounts::default();
     let events = event_games.column(Column::Event.name())?.str()?;
@@ -328,6 +398,26 @@ pub fn counts_from(
         let key = (events.get(i).unwrap_or_default().to_string(), years.get(i));
         *out.event_games.entry(key).or_insert(0) += n.get(i).unwrap_or(0);
     }
+    if let Some(standings) = standings {
+        add_standings(&mut out, standings)?;
+    }
+    let (w, r, n) = (
+        plus_remise.column(Column::PlusRemiseWinner.name())?.str()?,
+        plus_remise.column(Column::PlusRemiseRule.name())?.u8()?,
+        plus_remise.column("n")?.u64()?,
+    );
+    for i in 0..plus_remise.height() {
+        *out.plus_remise_draws
+            .entry((w.get(i).unwrap_or("?").to_string(), r.get(i).unwrap_or(0)))
+            .or_insert(0) += n.get(i).unwrap_or(0);
+    }
+    Ok(out)
+}
+
+/// Adds the standings of a frame of [`standings_query`] to `out`, leaving
+/// out the events that `out`'s games per event show to be past
+/// [`STANDINGS_MAX_GAMES`].
+pub fn add_standings(out: &mut ScoringCounts, standings: &DataFrame) -> Result<()> {
     let events = standings.column(Column::Event.name())?.str()?;
     let years = standings.column(Column::Year.name())?.i16()?;
     let players = standings.column("player")?.str()?;
@@ -357,39 +447,37 @@ pub fn counts_from(
             .or_insert([0; 5])
             .absorb(p);
     }
-    let (w, r, n) = (
-        plus_remise.column(Column::PlusRemiseWinner.name())?.str()?,
-        plus_remise.column(Column::PlusRemiseRule.name())?.u8()?,
-        plus_remise.column("n")?.u64()?,
-    );
-    for i in 0..plus_remise.height() {
-        *out.plus_remise_draws
-            .entry((w.get(i).unwrap_or("?").to_string(), r.get(i).unwrap_or(0)))
-            .or_insert(0) += n.get(i).unwrap_or(0);
-    }
-    // Pairings only of the events that may be crosstables: the others'
-    // would only fill the summary.
-    let candidates: std::collections::BTreeSet<&EventYear> = out
-        .standings
-        .iter()
-        .filter(|(_, table)| {
-            let players: Vec<(&String, &Points)> = table.iter().collect();
-            looks_complete(&players) && crosstable_sized(&players)
-        })
-        .map(|(key, _)| key)
-        .collect();
-    let pairings = crosstable::counts_from(pairings, &|key| candidates.contains(key))?;
-    out.pairings = pairings;
-    Ok(out)
+    let games = &out.event_games;
+    out.standings
+        .retain(|key, _| games.get(key).is_some_and(|&n| n <= STANDINGS_MAX_GAMES));
+    Ok(())
 }
 
-/// The scoring study's counts over used games, in two passes.
-pub fn counts(used: LazyFrame) -> Result<ScoringCounts> {
+/// Adds the pairings of the `candidates` (only those: the other events'
+/// would only fill the summary) from a frame of [`crosstable::query`].
+pub fn add_pairings(
+    out: &mut ScoringCounts,
+    pairings: &DataFrame,
+    candidates: &std::collections::BTreeSet<EventYear>,
+) -> Result<()> {
+    out.pairings
+        .absorb(crosstable::counts_from(pairings, &|key| {
+            candidates.contains(key)
+        })?);
+    Ok(())
+}
+
+/// The scoring study's counts over used games, in one batch.
+#[cfg(test)]
+fn counts(used: LazyFrame) -> Result<ScoringCounts> {
     let event_games = collect(event_games_query(used.clone()))?;
+    let plus_remise = collect(plus_remise_query(used.clone()))?;
     let standings = collect(standings_query(used.clone(), &event_games))?;
-    let pairings = collect(pairings_query(used.clone(), &event_games))?;
-    let plus_remise = collect(plus_remise_query(used))?;
-    counts_from(&event_games, &standings, &plus_remise, &pairings)
+    let mut out = batch_counts_from(&event_games, Some(&standings), &plus_remise)?;
+    let pairings = collect(pairings_query(used, &event_games))?;
+    let candidates = candidates(&out);
+    add_pairings(&mut out, &pairings, &candidates)?;
+    Ok(out)
 }
 
 /// The fewest games of an event whose standings are compared: a

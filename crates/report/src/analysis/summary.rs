@@ -2,8 +2,11 @@
 //! `scoring` needs, computed once per games table and added up across
 //! tables. The summary of a union of tables equals the merged summaries of
 //! the tables (every part is a sum of counts over games, or a bounded list
-//! kept in table order), so a dataset of any number of shards is reported
-//! from small per-shard files and never from all its rows at once.
+//! kept in table order; the one exception, an event split between tables,
+//! is in [`super::crosstable`]), so a dataset of any number of shards is
+//! reported from small per-shard files and never from all its rows at
+//! once. One table's summary is itself added up from batches of its rows
+//! ([`super::build`]): `classify` counts each row group as it writes it.
 //!
 //! A summary belongs to one set of filters, band scheme, event patterns and
 //! rule catalogue ([`Config`]); its file beside the table names that set by

@@ -96,6 +96,16 @@ fn keep_spelling(kept: &mut BTreeSet<String>, spelling: String) {
 
 impl Merge for PlayerCounts {
     fn absorb(&mut self, other: PlayerCounts) {
+        self.absorb_unfolded(other);
+        self.fold_past_cap();
+    }
+}
+
+impl PlayerCounts {
+    /// Adds another batch's players without folding any: a table's
+    /// summary built batch by batch folds once, at the end, as the
+    /// whole table's would ([`PlayerCounts::fold_past_cap`]).
+    pub(crate) fn absorb_unfolded(&mut self, other: PlayerCounts) {
         self.by_name.absorb(other.by_name);
         self.folded_players += other.folded_players;
         self.folded.absorb(other.folded);
@@ -114,14 +124,11 @@ impl Merge for PlayerCounts {
                 keep_spelling(kept, spelling);
             }
         }
-        self.fold_past_cap();
     }
-}
 
-impl PlayerCounts {
     /// Folds the players with the fewest games (then the last names) past
     /// [`PLAYER_CAP`].
-    fn fold_past_cap(&mut self) {
+    pub(crate) fn fold_past_cap(&mut self) {
         self.fold_past(PLAYER_CAP);
     }
 
@@ -206,7 +213,6 @@ pub fn counts_from(df: &DataFrame) -> Result<PlayerCounts> {
             None => out.unnamed_sides += counts.n,
         }
     }
-    out.fold_past_cap();
     Ok(out)
 }
 

@@ -1,0 +1,330 @@
+//! A table's summary built batch by batch, in table order: from the row
+//! groups `classify` writes (so that the summary costs no second pass over
+//! the table) or from slices of a table read back (so that summarizing a
+//! table of any size holds one slice at a time).
+//!
+//! The summary of a table built from any batches equals the summary of
+//! the whole table (`tests/summaries.rs` holds the two equal on every
+//! fixture, cut into batches of a few rows):
+//! - every count is a sum over games, and the examples are the first rows
+//!   in table order;
+//! - the standings are sums; but whether an event is a complete
+//!   crosstable is seen only from all its games, so the builder keeps the
+//!   pairing (event, year, round, players) of every used game of an event
+//!   that has not yet passed [`scoring::STANDINGS_MAX_GAMES`], and at the
+//!   end counts the pairings of the events whose summed standings look
+//!   complete. The games of an event drop out as soon as it passes the
+//!   limit, since it gets no standings whatever follows. At most
+//!   [`PAIRINGS_KEPT`] games are kept: past them, the kept games' events
+//!   are judged at once and each later batch on its own, as separate
+//!   tables are (the standings still add up exactly; an event whose games
+//!   straddle that point, or two later batches, is judged from its parts'
+//!   pairings, which errs on the side of leaving it out:
+//!   [`super::crosstable`]);
+//! - players are folded past [`players::PLAYER_CAP`] once, at the end, as
+//!   the whole table's would be.
+//!
+//! What the builder holds is therefore the groups of the counts (bounded by
+//! bands, years, openings, players and events, not by rows), one batch of
+//! rows while it is counted, and the games of the events small enough to
+//! rank.
+
+use anyhow::Result;
+use polars::prelude::*;
+
+use remis_table::schema::Column;
+
+use super::crosstable::PairingCounts;
+use super::merge::Merge;
+use super::summary::{Config, Summary};
+use super::{
+    audit, format_audit, games, outcomes, players, rule_study, scoring,
+    table::{self, Batch},
+};
+
+/// Rows summarized at a time when a table is read back: two of the row
+/// groups `classify` writes. The queries' working memory grows with the
+/// batch (about 1 KiB a row), their fixed cost shrinks: at four groups
+/// `classify` of the master games peaked at 889 MiB, at one 617 MiB, for
+/// 3 % more time (docs/performance.md).
+pub const BATCH_ROWS: usize = 2 * remis_table::writer::ROW_GROUP_ROWS;
+
+/// Pairings of small events' games kept to be judged whole (about 70
+/// bytes each, so about 70 MiB): more than the master games' 476,000.
+pub const PAIRINGS_KEPT: usize = 1 << 20;
+
+/// The columns the summary's queries read (whatever the filters): a row
+/// group handed over keeps only these while it waits to be counted.
+const READ: [Column; 39] = [
+    Column::AutomaticDrawPly,
+    Column::Black,
+    Column::BlackClock,
+    Column::BlackElo,
+    Column::BlackFideId,
+    Column::BlackTitle,
+    Column::Date,
+    Column::DrawType,
+    Column::Duplicate,
+    Column::Eco,
+    Column::Ending,
+    Column::Event,
+    Column::FinalFen,
+    Column::FinalPositionDeadness,
+    Column::FlagOpponentCanMate,
+    Column::GameNo,
+    Column::MismatchReason,
+    Column::Moves,
+    Column::Opening,
+    Column::Play,
+    Column::PlayBy,
+    Column::Plies,
+    Column::PlusRemiseRule,
+    Column::PlusRemiseWinner,
+    Column::Ratings,
+    Column::Result,
+    Column::Round,
+    Column::Site,
+    Column::Source,
+    Column::Speed,
+    Column::SpeedBy,
+    Column::Synthetic,
+    Column::Variant,
+    Column::White,
+    Column::WhiteClock,
+    Column::WhiteElo,
+    Column::WhiteFideId,
+    Column::WhiteTitle,
+    Column::Year,
+];
+
+/// Adds up a table's summary from batches of its rows.
+pub struct SummaryBuilder<'a> {
+    config: &'a Config<'a>,
+    counts: Summary,
+    /// The used games of the events not (yet) past the standings' limit,
+    /// in the columns of [`scoring::pairing_rows_query`].
+    pairing_rows: Option<DataFrame>,
+    /// More than `pairings_kept` games were kept: each batch is now
+    /// judged on its own.
+    in_parts: bool,
+    pairings_kept: usize,
+    /// Row groups handed over and not yet counted: they are counted once
+    /// `batch_rows` rows are there (a row group: `classify`'s are
+    /// [`remis_table::writer::ROW_GROUP_ROWS`] rows).
+    pending: Option<DataFrame>,
+    batch_rows: usize,
+}
+
+impl<'a> SummaryBuilder<'a> {
+    pub fn new(config: &'a Config<'a>) -> Self {
+        SummaryBuilder {
+            config,
+            counts: Summary::default(),
+            pairing_rows: None,
+            in_parts: false,
+            pairings_kept: PAIRINGS_KEPT,
+            pending: None,
+            batch_rows: remis_table::writer::ROW_GROUP_ROWS,
+        }
+    }
+
+    /// Counts row groups handed over `rows` at a time (a row group of
+    /// `classify`'s by default).
+    pub fn with_batch_rows(self, rows: usize) -> Self {
+        SummaryBuilder {
+            batch_rows: rows.max(1),
+            ..self
+        }
+    }
+
+    /// Keeps at most `games` games' pairings ([`PAIRINGS_KEPT`] by default).
+    pub fn with_pairings_kept(self, games: usize) -> Self {
+        SummaryBuilder {
+            pairings_kept: games,
+            ..self
+        }
+    }
+
+    /// Rows counted so far.
+    pub fn rows(&self) -> u64 {
+        self.counts.rows()
+    }
+
+    /// Counts the next row group, as `classify` writes it (once
+    /// `batch_rows` rows are there, or at [`SummaryBuilder::finish`]).
+    pub fn add_frame(&mut self, rows: &DataFrame) -> Result<()> {
+        let rows = rows.select(READ.map(Column::name))?;
+        let pending = match self.pending.take() {
+            Some(mut pending) => {
+                pending.vstack_mut(&rows)?;
+                pending
+            }
+            None => rows,
+        };
+        if pending.height() < self.batch_rows {
+            self.pending = Some(pending);
+            return Ok(());
+        }
+        self.add(pending.lazy())
+    }
+
+    /// Counts the next batch of the table's rows (all of the table's
+    /// columns, in table order).
+    pub fn add(&mut self, rows: LazyFrame) -> Result<()> {
+        let filters = self.config.filters;
+        let prepared = table::prepare(rows.clone(), filters)?;
+        let used = table::used(prepared.clone());
+
+        let mut first = Batch::default();
+        let coverage = first.add(table::coverage_query(prepared));
+        let marks = first.add(table::marks_query(rows));
+        let cube = first.add(table::cube_query(used.clone()));
+        let outcomes = first.add(outcomes::counts_query(used.clone()));
+        let gap = first.add(games::rating_gap_query(used.clone(), &filters.bands));
+        let eco = first.add(games::opening_query(used.clone(), Column::Eco));
+        let opening = first.add(games::opening_query(used.clone(), Column::Opening));
+        let time_classes = first.add(games::time_classes_query(used.clone()));
+        let clocks = first.add(games::clocks_query(used.clone()));
+        let play = first.add(games::play_query(used.clone()));
+        let format_audit = first.add(format_audit::query(used.clone()));
+        let draw_types = first.add(games::draw_types_by_class_query(used.clone()));
+        let lengths = first.add(games::lengths_query(used.clone()));
+        let audit_counts = first.add(audit::counts_query(used.clone()));
+        let audit_examples: Vec<table::Ticket> = audit::example_queries(used.clone())
+            .into_iter()
+            .map(|q| first.add(q))
+            .collect();
+        let event_games = first.add(scoring::event_games_query(used.clone()));
+        let pairing_rows = first.add(scoring::pairing_rows_query(used.clone()));
+        let plus_remise = first.add(scoring::plus_remise_query(used.clone()));
+        let names = first.add(rule_study::names_query(used.clone()));
+        let players = first.add(players::query(used.clone()));
+        let first = first.run()?;
+
+        // The standings need this batch's games per event, the rule
+        // study's queries the catalogue's events among its names; a batch
+        // judged on its own, its pairings.
+        let mut second = Batch::default();
+        let standings = second.add(scoring::standings_query(
+            used.clone(),
+            first.get(event_games),
+        ));
+        let pairings = self.in_parts.then(|| {
+            second.add(scoring::pairings_query(
+                used.clone(),
+                first.get(event_games),
+            ))
+        });
+        let rule_queries = rule_study::queries(
+            used,
+            first.get(names),
+            self.config.catalogue,
+            filters.short_draws,
+        )?
+        .map(|queries| queries.map(|q| second.add(q)));
+        let second = second.run()?;
+        let rule_study = match rule_queries {
+            Some(tickets) => rule_study::counts_from(tickets.map(|t| second.get(t)))?,
+            None => rule_study::RuleStudyCounts::default(),
+        };
+        let mut scoring = scoring::batch_counts_from(
+            first.get(event_games),
+            Some(second.get(standings)),
+            first.get(plus_remise),
+        )?;
+        if let Some(pairings) = pairings {
+            // Judged on its own: the candidates from this batch's standings.
+            let candidates = scoring::candidates(&scoring);
+            scoring::add_pairings(&mut scoring, second.get(pairings), &candidates)?;
+        }
+
+        let (synthetic, dedup_marked) = table::marks_from(first.get(marks))?;
+        let examples: Vec<&DataFrame> = audit_examples.iter().map(|&t| first.get(t)).collect();
+        let part = Summary {
+            coverage: table::coverage_from(first.get(coverage))?,
+            synthetic,
+            dedup_marked,
+            cube: table::cube_from(first.get(cube))?,
+            outcomes: outcomes::counts_from(first.get(outcomes))?,
+            rating_gap: games::rating_gap_from(first.get(gap))?,
+            openings: games::OpeningCounts {
+                eco: games::opening_from(first.get(eco), Column::Eco)?,
+                name: games::opening_from(first.get(opening), Column::Opening)?,
+            },
+            time_classes: games::time_classes_from(first.get(time_classes))?,
+            clocks: games::clocks_from(first.get(clocks))?,
+            format: games::format_from(first.get(play), first.get(draw_types), first.get(lengths))?,
+            format_audit: format_audit::audit_from(first.get(format_audit))?,
+            scoring,
+            audit: audit::audit_from(first.get(audit_counts), &examples)?,
+            players: players::PlayerCounts::default(),
+            rule_study,
+        };
+        // Players fold once, at the end: `Summary::absorb` would fold them
+        // at every batch.
+        let mut players_so_far = std::mem::take(&mut self.counts.players);
+        players_so_far.absorb_unfolded(players::counts_from(first.get(players))?);
+        self.counts.absorb(part);
+        self.counts.players = players_so_far;
+
+        if !self.in_parts {
+            self.keep_pairings(first.get(pairing_rows).clone())?;
+        }
+        Ok(())
+    }
+
+    /// Appends a batch's pairings and drops those of events now past the
+    /// standings' limit.
+    fn keep_pairings(&mut self, batch: DataFrame) -> Result<()> {
+        let mut rows = match self.pairing_rows.take() {
+            Some(mut kept) => {
+                kept.vstack_mut(&batch)?;
+                kept
+            }
+            None => batch,
+        };
+        if let Some(large) = scoring::large_events_frame(&self.counts.scoring.event_games)? {
+            let keys = [Column::Event.col(), Column::Year.col()];
+            let mut anti = JoinArgs::new(JoinType::Anti);
+            anti.nulls_equal = true;
+            rows = rows
+                .lazy()
+                .join(large.lazy(), keys.clone(), keys, anti)
+                .collect()?;
+        }
+        if rows.height() > self.pairings_kept {
+            self.in_parts = true;
+            let pairings = judge(rows, &self.counts.scoring)?;
+            self.counts.scoring.pairings.absorb(pairings);
+            return Ok(());
+        }
+        self.pairing_rows = Some(rows);
+        Ok(())
+    }
+
+    /// The table's summary: the events ranked, the players folded.
+    pub fn finish(mut self) -> Result<Summary> {
+        if let Some(pending) = self.pending.take() {
+            self.add(pending.lazy())?;
+        }
+        if let Some(rows) = self.pairing_rows.take() {
+            let pairings = judge(rows, &self.counts.scoring)?;
+            self.counts.scoring.pairings.absorb(pairings);
+        }
+        self.counts.players.fold_past_cap();
+        Ok(self.counts)
+    }
+}
+
+/// The pairings, among kept games, of the events whose standings in
+/// `standings` look complete.
+fn judge(rows: DataFrame, standings: &scoring::ScoringCounts) -> Result<PairingCounts> {
+    let candidates = scoring::candidates(standings);
+    let mut judged = scoring::ScoringCounts::default();
+    if rows.height() > 0 && !candidates.is_empty() {
+        let pairings =
+            table::collect(scoring::candidate_pairings_query(rows.lazy(), &candidates)?)?;
+        scoring::add_pairings(&mut judged, &pairings, &candidates)?;
+    }
+    Ok(judged.pairings)
+}
