@@ -4,8 +4,9 @@
 //! table of any size holds one slice at a time).
 //!
 //! The summary of a table built from any batches equals the summary of
-//! the whole table (`tests/summaries.rs` holds the two equal on every
-//! fixture, cut into batches of a few rows):
+//! the whole table, as long as its events of at most 10,000 games hold at
+//! most [`PAIRINGS_KEPT`] games (`tests/summaries.rs` holds the two equal
+//! on every fixture, cut into batches of a few rows):
 //! - every count is a sum over games, and the examples are the first rows
 //!   in table order;
 //! - the standings are sums; but whether an event is a complete
@@ -44,9 +45,9 @@ use super::{
 
 /// Rows summarized at a time when a table is read back: two of the row
 /// groups `classify` writes. The queries' working memory grows with the
-/// batch (about 1 KiB a row), their fixed cost shrinks: at four groups
-/// `classify` of the master games peaked at 889 MiB, at one 617 MiB, for
-/// 3 % more time (docs/performance.md).
+/// batch (about 1 KiB a row) and the batch's fixed cost shrinks: with
+/// batches of four groups `classify` of the master games peaked at
+/// 889 MiB, with one at 617 MiB (docs/performance.md).
 pub const BATCH_ROWS: usize = 2 * remis_table::writer::ROW_GROUP_ROWS;
 
 /// Pairings of small events' games kept to be judged whole (about 70
