@@ -294,6 +294,15 @@ pub fn deadness(pos: &Chess, legal_moves: usize, options: &SearchOptions) -> Dea
     {
         return Deadness::DeadBySearch;
     }
+    // Wider than the forced line, one ply: every move (five to twelve)
+    // stalemates or leaves bare material.
+    if legal_moves > FORCED_REPLIES
+        && every_move_ends(pos, legal_moves, &|p: &Chess| {
+            p.is_insufficient_material() || p.is_stalemate()
+        })
+    {
+        return Deadness::DeadBySearch;
+    }
     if !(options.everywhere || worth_searching(pos, legal_moves)) {
         return Deadness::Alive;
     }
@@ -336,7 +345,39 @@ pub fn can_mate_after_flag(
     {
         return Mate::Impossible;
     }
+    // Every move of the flagged player stalemates, strips `color` of its
+    // mating material, or mates `color`: no series of moves is left in
+    // which `color` mates (B7/8/8/8/4r3/8/7p/5K1k w: four of White's five
+    // moves stalemate, the fifth mates).
+    if pos.turn() != color
+        && every_move_ends(pos, legal_moves, &|p: &Chess| {
+            p.has_insufficient_material(color)
+                || p.is_stalemate()
+                || (p.is_checkmate() && p.turn() == color)
+        })
+    {
+        return Mate::Impossible;
+    }
     Mate::Possible
+}
+
+/// A position with at most this many legal moves is tried for moves that
+/// all end the game at once: a few move generations each, and such
+/// positions are a small part of the final ones.
+const ENDING_REPLIES: usize = 12;
+
+/// Every legal move of the side to move (at most [`ENDING_REPLIES`]) leads
+/// to a position where `end` holds: a proof, each move played. Wider than
+/// [`forced_line_ends`], one ply deep.
+fn every_move_ends(pos: &Chess, legal_moves: usize, end: &dyn Fn(&Chess) -> bool) -> bool {
+    if legal_moves == 0 || legal_moves > ENDING_REPLIES {
+        return false;
+    }
+    pos.legal_moves().iter().all(|&m| {
+        let mut next = pos.clone();
+        next.play_unchecked(m);
+        end(&next)
+    })
 }
 
 /// A position with at most this many legal moves starts a forced line.
@@ -571,6 +612,49 @@ mod tests {
             dead("8/8/4k3/8/8/3K4/5B2/8 w - - 0 1"),
             Deadness::InsufficientMaterial
         );
+    }
+
+    #[test]
+    fn moves_that_all_end_the_game_are_a_proof() {
+        // CHA-Solver's known answers, each with more than four moves for
+        // the side to move. Every one of White's five moves stalemates
+        // Black or mates Black: Black can never mate, whatever its rook
+        // and pawn (the full search agrees).
+        let options = SearchOptions::default();
+        let everywhere = SearchOptions {
+            everywhere: true,
+            ..SearchOptions::default()
+        };
+        let pos = position("B7/8/8/8/4r3/8/7p/5K1k w - - 0 1");
+        let legal = pos.legal_moves().len();
+        assert!(legal > FORCED_REPLIES);
+        assert_eq!(
+            can_mate_after_flag(&pos, Color::Black, legal, &options),
+            Mate::Impossible
+        );
+        assert_eq!(can_mate(&pos, Color::Black, &everywhere), Mate::Impossible);
+        // White can (one move mates): the rule answers only for the side
+        // not to move.
+        assert_eq!(
+            can_mate_after_flag(&pos, Color::White, legal, &options),
+            Mate::Possible
+        );
+        // Every move of the side to move stalemates: dead.
+        for fen in [
+            "8/8/p1p5/PkP5/RP6/PP6/1K6/8 w - - 0 1",
+            "8/p7/k7/6P1/1Q6/P2Np1N1/1P2PK2/7R w - - 0 1",
+        ] {
+            let pos = position(fen);
+            let legal = pos.legal_moves().len();
+            assert!(legal > FORCED_REPLIES, "{fen}");
+            assert!(
+                every_move_ends(&pos, legal, &|p: &Chess| p.is_stalemate()),
+                "{fen}"
+            );
+            assert_eq!(dead(fen), Deadness::DeadBySearch, "{fen}");
+            let full = deadness(&pos, pos.legal_moves().len(), &everywhere);
+            assert_eq!(full, Deadness::DeadBySearch, "{fen}");
+        }
     }
 
     #[test]
