@@ -382,12 +382,11 @@ pub fn candidate_pairings_query(
 
 /// The counts of one batch of rows, which add up across batches: games
 /// per event, the standings of its events of at most
-/// [`STANDINGS_MAX_GAMES`] games (frame of [`standings_query`], when
-/// given) and the plus-remise decisions. The pairings come from
-/// [`add_pairings`].
+/// [`STANDINGS_MAX_GAMES`] games (frame of [`standings_query`]) and the
+/// plus-remise decisions. The pairings come from [`add_pairings`].
 pub fn batch_counts_from(
     event_games: &DataFrame,
-    standings: Option<&DataFrame>,
+    standings: &DataFrame,
     plus_remise: &DataFrame,
 ) -> Result<ScoringCounts> {
     let mut out = ScoringCounts::default();
@@ -398,9 +397,7 @@ pub fn batch_counts_from(
         let key = (events.get(i).unwrap_or_default().to_string(), years.get(i));
         *out.event_games.entry(key).or_insert(0) += n.get(i).unwrap_or(0);
     }
-    if let Some(standings) = standings {
-        add_standings(&mut out, standings)?;
-    }
+    add_standings(&mut out, standings)?;
     let (w, r, n) = (
         plus_remise.column(Column::PlusRemiseWinner.name())?.str()?,
         plus_remise.column(Column::PlusRemiseRule.name())?.u8()?,
@@ -417,7 +414,7 @@ pub fn batch_counts_from(
 /// Adds the standings of a frame of [`standings_query`] to `out`, leaving
 /// out the events that `out`'s games per event show to be past
 /// [`STANDINGS_MAX_GAMES`].
-pub fn add_standings(out: &mut ScoringCounts, standings: &DataFrame) -> Result<()> {
+fn add_standings(out: &mut ScoringCounts, standings: &DataFrame) -> Result<()> {
     let events = standings.column(Column::Event.name())?.str()?;
     let years = standings.column(Column::Year.name())?.i16()?;
     let players = standings.column("player")?.str()?;
@@ -473,7 +470,7 @@ fn counts(used: LazyFrame) -> Result<ScoringCounts> {
     let event_games = collect(event_games_query(used.clone()))?;
     let plus_remise = collect(plus_remise_query(used.clone()))?;
     let standings = collect(standings_query(used.clone(), &event_games))?;
-    let mut out = batch_counts_from(&event_games, Some(&standings), &plus_remise)?;
+    let mut out = batch_counts_from(&event_games, &standings, &plus_remise)?;
     let pairings = collect(pairings_query(used, &event_games))?;
     let candidates = candidates(&out);
     add_pairings(&mut out, &pairings, &candidates)?;
