@@ -287,20 +287,9 @@ pub fn deadness(pos: &Chess, legal_moves: usize, options: &SearchOptions) -> Dea
     if pos.is_insufficient_material() {
         return Deadness::InsufficientMaterial;
     }
-    if legal_moves <= FORCED_REPLIES
-        && forced_line_ends(pos, FORCED_PLIES, &|p: &Chess| {
-            p.is_insufficient_material() || p.is_stalemate()
-        })
-    {
-        return Deadness::DeadBySearch;
-    }
-    // Wider than the forced line, one ply: every move (five to twelve)
-    // stalemates or leaves bare material.
-    if legal_moves > FORCED_REPLIES
-        && every_move_ends(pos, legal_moves, &|p: &Chess| {
-            p.is_insufficient_material() || p.is_stalemate()
-        })
-    {
+    if ends_by_force(pos, legal_moves, &|p: &Chess| {
+        p.is_insufficient_material() || p.is_stalemate()
+    }) {
         return Deadness::DeadBySearch;
     }
     if !(options.everywhere || worth_searching(pos, legal_moves)) {
@@ -339,7 +328,7 @@ pub fn can_mate_after_flag(
         return can_mate(pos, color, options);
     }
     if legal_moves <= FORCED_REPLIES
-        && forced_line_ends(pos, FORCED_PLIES, &|p: &Chess| {
+        && forced_line_ends(pos, FORCED_PLIES, FORCED_REPLIES, &|p: &Chess| {
             p.has_insufficient_material(color) || p.is_stalemate()
         })
     {
@@ -350,7 +339,8 @@ pub fn can_mate_after_flag(
     // which `color` mates (B7/8/8/8/4r3/8/7p/5K1k w: four of White's five
     // moves stalemate, the fifth mates).
     if pos.turn() != color
-        && every_move_ends(pos, legal_moves, &|p: &Chess| {
+        && legal_moves <= ENDING_REPLIES
+        && forced_line_ends(pos, 1, ENDING_REPLIES, &|p: &Chess| {
             p.has_insufficient_material(color)
                 || p.is_stalemate()
                 || (p.is_checkmate() && p.turn() == color)
@@ -366,20 +356,6 @@ pub fn can_mate_after_flag(
 /// positions are a small part of the final ones.
 const ENDING_REPLIES: usize = 12;
 
-/// Every legal move of the side to move (at most [`ENDING_REPLIES`]) leads
-/// to a position where `end` holds: a proof, each move played. Wider than
-/// [`forced_line_ends`], one ply deep.
-fn every_move_ends(pos: &Chess, legal_moves: usize, end: &dyn Fn(&Chess) -> bool) -> bool {
-    if legal_moves == 0 || legal_moves > ENDING_REPLIES {
-        return false;
-    }
-    pos.legal_moves().iter().all(|&m| {
-        let mut next = pos.clone();
-        next.play_unchecked(m);
-        end(&next)
-    })
-}
-
 /// A position with at most this many legal moves starts a forced line.
 /// Four, not two: a check answered by three captures that all stalemate
 /// (Kxg5, Qxg5, fxg5 in Portisch–Lengyel, Malaga 1964), or a check whose
@@ -389,12 +365,24 @@ const FORCED_REPLIES: usize = 4;
 /// How many plies of a forced line are followed.
 const FORCED_PLIES: u32 = 2;
 
-/// Every line from `pos` in which each side to move has at most
-/// [`FORCED_REPLIES`] legal moves reaches, within `plies`, a position where
-/// `end` holds; a position with more replies, or the end of the depth,
-/// answers no. A proof, when it answers yes: the side to move cannot avoid
-/// the end (1.Rg8+ Kxg8, the only reply, leaves bare kings).
-fn forced_line_ends(pos: &Chess, plies: u32, end: &dyn Fn(&Chess) -> bool) -> bool {
+/// A line the side to move cannot avoid ends where `end` holds: with at
+/// most [`FORCED_REPLIES`] legal moves, followed [`FORCED_PLIES`] deep;
+/// with five to [`ENDING_REPLIES`], one ply deep (every move stalemates,
+/// say).
+fn ends_by_force(pos: &Chess, legal_moves: usize, end: &dyn Fn(&Chess) -> bool) -> bool {
+    if legal_moves <= FORCED_REPLIES {
+        forced_line_ends(pos, FORCED_PLIES, FORCED_REPLIES, end)
+    } else {
+        legal_moves <= ENDING_REPLIES && forced_line_ends(pos, 1, ENDING_REPLIES, end)
+    }
+}
+
+/// Every line from `pos` in which each side to move has at most `width`
+/// legal moves reaches, within `plies`, a position where `end` holds; a
+/// position with more replies, or the end of the depth, answers no. A
+/// proof, when it answers yes: the side to move cannot avoid the end
+/// (1.Rg8+ Kxg8, the only reply, leaves bare kings).
+fn forced_line_ends(pos: &Chess, plies: u32, width: usize, end: &dyn Fn(&Chess) -> bool) -> bool {
     if end(pos) {
         return true;
     }
@@ -402,13 +390,13 @@ fn forced_line_ends(pos: &Chess, plies: u32, end: &dyn Fn(&Chess) -> bool) -> bo
         return false;
     }
     let moves = pos.legal_moves();
-    if moves.is_empty() || moves.len() > FORCED_REPLIES {
+    if moves.is_empty() || moves.len() > width {
         return false;
     }
     moves.iter().all(|&m| {
         let mut next = pos.clone();
         next.play_unchecked(m);
-        forced_line_ends(&next, plies - 1, end)
+        forced_line_ends(&next, plies - 1, width, end)
     })
 }
 
