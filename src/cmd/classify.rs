@@ -62,6 +62,19 @@ pub struct Args {
     /// `stats`, `sofia` and `scoring` read without filters.
     #[arg(long)]
     no_summary: bool,
+    /// Keep checkpoints, and resume from the last one: the rows go to parts
+    /// committed beside the table (OUT.resume/) with a checkpoint of how far
+    /// the inputs were read, so that a run stopped by a kill or a power
+    /// loss, started again with --resume, replays only the games after the
+    /// last checkpoint (the inputs are read again from their start to skip
+    /// the others, and must be unchanged). The table is made from the parts
+    /// at the end, and the parts removed.
+    #[arg(long)]
+    resume: bool,
+    /// With --resume: rows per part, about (a stop loses at most one
+    /// part's work).
+    #[arg(long, default_value_t = remis_table::resume::PART_ROWS, value_name = "ROWS", hide = true)]
+    part_rows: usize,
     /// Rows per Parquet row group, about: a group closes at the first
     /// chunk of games that reaches it. The summary is counted from each
     /// group as it is written.
@@ -169,11 +182,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
         },
     };
-    let summarize = !args.no_summary;
+    let write = Write {
+        summarize: !args.no_summary,
+        resume: args.resume.then_some(args.part_rows.max(1)),
+    };
     if !args.shard_per_input {
         let out = shards::table_path(&args.out)?;
         shards::refuse_overwriting_an_input(&out, &inputs)?;
-        let damaged = classify_into(&inputs, &out, &options, summarize)?;
+        let damaged = classify_into(&inputs, &out, &options, &write)?;
         return Ok(exit(damaged, args.allow_damaged));
     }
     // One shard per input: each written (or failed) on its own.
@@ -210,7 +226,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     std::fs::create_dir_all(dir)
                         .with_context(|| format!("creating folder {}", dir.display()))?;
                 }
-                classify_into(std::slice::from_ref(input), shard, &options, summarize)
+                classify_into(std::slice::from_ref(input), shard, &options, &write)
             }
         });
         match written {
@@ -246,6 +262,14 @@ fn exit(damaged: bool, allow_damaged: bool) -> ExitCode {
     }
 }
 
+/// What a table gets besides its rows.
+struct Write {
+    /// Its summary.
+    summarize: bool,
+    /// Checkpoints, with parts of this many rows (`--resume`).
+    resume: Option<usize>,
+}
+
 /// Classifies inputs into one table (and its summary, when asked);
 /// returns whether any input was damaged. The table and its summary are
 /// both written whole before either is renamed into place, so a failure
@@ -254,7 +278,7 @@ fn classify_into(
     inputs: &[input::Input],
     out: &std::path::Path,
     options: &pipeline::Options,
-    summarize: bool,
+    write: &Write,
 ) -> Result<bool> {
     let bar = progress_bar(input::total_size(inputs));
     let started = std::time::Instant::now();
@@ -267,22 +291,47 @@ fn classify_into(
         catalogue: remis_report::study::events::EventCatalogue::built_in(),
     };
     let config = settings.config();
-    let mut builder = summarize.then(|| remis_report::analysis::SummaryBuilder::new(&config));
-    let (summary, table) = pipeline::classify(
-        inputs,
-        out,
-        options,
-        &mut |p| {
-            bar.set_position(p.bytes_read);
-            let rate = p.games as f64 / started.elapsed().as_secs_f64().max(1e-3);
-            bar.set_message(format!("{} games, {rate:.0} games/s", p.games));
-        },
-        &mut |rows| match builder.as_mut() {
-            Some(builder) => builder.add_frame(rows).context("counting the summary"),
-            None => Ok(()),
-        },
-    )?;
+    let mut builder = write
+        .summarize
+        .then(|| remis_report::analysis::SummaryBuilder::new(&config));
+    let mut progress = |p: pipeline::Progress| {
+        bar.set_position(p.bytes_read);
+        let rate = p.games as f64 / started.elapsed().as_secs_f64().max(1e-3);
+        bar.set_message(format!("{} games, {rate:.0} games/s", p.games));
+    };
+    let mut rows = |rows: &pipeline::RowGroup| match builder.as_mut() {
+        Some(builder) => builder.add_frame(rows).context("counting the summary"),
+        None => Ok(()),
+    };
+    let (summary, table, parts) = match write.resume {
+        None => {
+            let (summary, table) =
+                pipeline::classify(inputs, out, options, &mut progress, &mut rows)?;
+            (summary, table, None)
+        }
+        Some(part_rows) => {
+            let (summary, table, parts) = pipeline::classify_resumable(
+                inputs,
+                out,
+                options,
+                part_rows,
+                &mut progress,
+                &mut rows,
+            )?;
+            (summary, table, Some(parts))
+        }
+    };
     bar.finish_and_clear();
+    if let Some(games) = summary.resumed_after {
+        eprintln!(
+            "remis: resumed after the {games} games an earlier run had committed ({})",
+            terminal_safe(
+                &remis_table::resume::Parts::folder_of(out)
+                    .display()
+                    .to_string()
+            )
+        );
+    }
 
     eprintln!(
         "remis: {} games read, {} rows written, {} invalid, {} unsupported variant, {} input problem{}, {:.2} s, {:.0} games/s -> {}",
@@ -334,6 +383,10 @@ fn classify_into(
     table.commit()?;
     if let Some(counts) = counts {
         counts.commit()?;
+    }
+    if let Some(parts) = parts {
+        // The table is in place: the parts are not needed any more.
+        parts.remove()?;
     }
     Ok(!summary.problems.is_empty())
 }

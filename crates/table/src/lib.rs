@@ -12,6 +12,7 @@
 //!   reads back);
 //! - [`pipeline`]: the classify stage, wiring core's reader and replay
 //!   across threads into the writer;
+//! - [`resume`]: the parts and checkpoints of a run that can resume;
 //! - [`shards`]: where classify writes (one table, or a shard per input)
 //!   and when a shard already there may be replaced.
 
@@ -21,6 +22,7 @@ pub mod parquet_input;
 pub mod pipeline;
 pub mod players;
 pub mod ratings;
+pub mod resume;
 pub mod safe_file;
 pub mod schema;
 pub mod shards;

@@ -320,6 +320,19 @@ pub fn refuse_input_as_output<'a>(
     Ok(())
 }
 
+/// Whether process `pid` is running (Linux's /proc tells). A killed
+/// process that no one has reaped yet (a zombie, as under a container's
+/// first process) writes nothing more: not running.
+pub fn process_alive(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // `PID (NAME) STATE ...`: the state follows the last parenthesis.
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_none_or(|(_, rest)| !rest.trim_start().starts_with('Z')),
+        Err(_) => Path::new(&format!("/proc/{pid}")).exists(),
+    }
+}
+
 /// Temporary files being written, so that an interrupted run (SIGINT,
 /// SIGTERM) can remove them before it exits.
 static TEMPORARIES: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());

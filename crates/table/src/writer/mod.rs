@@ -577,7 +577,7 @@ fn remove_stale_temporaries(path: &Path) {
         let Some(pid) = crate::safe_file::temporary_pid(&entry.file_name(), name) else {
             continue;
         };
-        let alive = pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists();
+        let alive = pid == std::process::id() || crate::safe_file::process_alive(pid);
         if !alive && std::fs::remove_file(entry.path()).is_ok() {
             eprintln!(
                 "remis: removed {}, left by an interrupted run (process {pid})",

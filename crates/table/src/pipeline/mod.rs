@@ -27,9 +27,14 @@ use crate::{
     dedup::{self, Deduplicator},
     format::EventPatterns,
     parquet_input::ParquetSource,
+    resume::Position,
     schema::Column,
     writer::{InputStamp, Manifest, ParquetSink, ROW_GROUP_ROWS, TableBuilder, WrittenTable},
 };
+
+pub use resumable::classify_resumable;
+
+mod resumable;
 
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -70,6 +75,9 @@ impl Default for Options {
     }
 }
 
+/// A row group of the table, as [`classify`] hands it to its caller.
+pub type RowGroup = polars::prelude::DataFrame;
+
 /// Where the run stands, for a progress display.
 #[derive(Copy, Clone, Debug)]
 pub struct Progress {
@@ -87,6 +95,9 @@ pub struct Summary {
     pub duplicates: Option<u64>,
     pub problems: Vec<InputProblem>,
     pub elapsed: Duration,
+    /// The games an earlier, stopped run had committed, when this run
+    /// resumed after them.
+    pub resumed_after: Option<u64>,
 }
 
 impl Summary {
@@ -109,6 +120,8 @@ struct Replayed {
     keys: Vec<u64>,
     endings: BTreeMap<Ending, u64>,
     not_pgn: Vec<NotPgn>,
+    /// Game texts in the chunk (rows and stretches that were not PGN).
+    spans: u64,
     /// The last chunk of its source.
     last: bool,
 }
@@ -127,6 +140,124 @@ pub fn classify(
     rows: &mut (dyn FnMut(&polars::prelude::DataFrame) -> Result<()> + Send),
 ) -> Result<(Summary, WrittenTable)> {
     let started = Instant::now();
+    let (stamps, manifest) = manifest_of(inputs, options);
+    let mut sink = ParquetSink::create(out, &manifest)?;
+    let dedup = options.dedup.then(Deduplicator::default);
+    let (mut summary, read) = replay(
+        inputs,
+        options,
+        Start::default(),
+        &mut sink,
+        dedup,
+        progress,
+        rows,
+    )?;
+    summary.rows_written = sink.rows_written;
+    let table = sink.finish_with(&digested(manifest, &stamps, &read))?;
+    Ok((account(summary, read, inputs, &stamps, started), table))
+}
+
+/// The inputs as they are before the run, and the manifest naming them.
+fn manifest_of(inputs: &[Input], options: &Options) -> (Vec<InputStamp>, Manifest) {
+    let stamps: Vec<InputStamp> = inputs.iter().map(stamp).collect();
+    let manifest = Manifest {
+        run: options.run.clone(),
+        ..Manifest::new(stamps.clone())
+    };
+    (stamps, manifest)
+}
+
+fn stamp(input: &Input) -> InputStamp {
+    match input {
+        Input::File(path) => InputStamp::of_path(path),
+        Input::Stdin => InputStamp::stdin(),
+    }
+}
+
+/// The manifest with each input's digest, computed as it was read.
+fn digested(manifest: Manifest, stamps: &[InputStamp], read: &input::ReadReport) -> Manifest {
+    Manifest {
+        inputs: stamps
+            .iter()
+            .zip(&read.sha256)
+            .map(|(stamp, sha256)| InputStamp {
+                sha256: sha256.clone(),
+                ..stamp.clone()
+            })
+            .collect(),
+        ..manifest
+    }
+}
+
+/// The run's summary with the inputs' problems first, then what the
+/// games' text showed.
+fn account(
+    mut summary: Summary,
+    read: input::ReadReport,
+    inputs: &[Input],
+    stamps: &[InputStamp],
+    started: Instant,
+) -> Summary {
+    let found = std::mem::take(&mut summary.problems);
+    summary.problems = read.problems;
+    // An input rewritten or truncated while it was read gave rows of no
+    // one version of it: damage, and the manifest would be wrong.
+    for (input, before) in inputs.iter().zip(stamps) {
+        if before.bytes.is_some() && !stamp(input).same_file(before) {
+            summary.problems.push(input::InputProblem {
+                source: input.name(),
+                message: "the file changed while it was read (size or time differs); \
+                          its rows may be torn: classify it again"
+                    .into(),
+            });
+        }
+    }
+    summary.problems.extend(found);
+    summary.elapsed = started.elapsed();
+    summary
+}
+
+/// Where a run starts: at the beginning, or after the games of a
+/// checkpoint.
+#[derive(Default)]
+struct Start {
+    /// Game texts to skip, in reading order.
+    spans: u64,
+    /// Games already numbered in each source.
+    games_per_source: HashMap<Arc<str>, u32>,
+    /// What the skipped games added up to.
+    summary: Summary,
+}
+
+/// Where the row groups go: the table itself, or the parts of a run that
+/// can resume.
+trait GroupSink {
+    fn write_group(&mut self, group: &polars::prelude::DataFrame, at: &Position<'_>) -> Result<()>;
+    /// After the last group.
+    fn close(&mut self, at: &Position<'_>) -> Result<()>;
+}
+
+impl GroupSink for ParquetSink {
+    fn write_group(&mut self, group: &polars::prelude::DataFrame, _: &Position<'_>) -> Result<()> {
+        Ok(self.write(group)?)
+    }
+
+    fn close(&mut self, _: &Position<'_>) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// Reads, replays and writes the games of `inputs` after those `start`
+/// skips.
+fn replay(
+    inputs: &[Input],
+    options: &Options,
+    start: Start,
+    sink: &mut dyn GroupSink,
+    dedup: Option<Deduplicator>,
+    progress: &mut dyn FnMut(Progress),
+    rows: &mut (dyn FnMut(&polars::prelude::DataFrame) -> Result<()> + Send),
+) -> Result<(Summary, input::ReadReport)> {
     let threads = match options.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         n => n,
@@ -136,30 +267,28 @@ pub fn classify(
         .thread_name(|i| format!("remis-replay-{i}"))
         .build()
         .context("starting the replay threads")?;
-    let stamp = |input: &Input| match input {
-        Input::File(path) => InputStamp::of_path(path),
-        Input::Stdin => InputStamp::stdin(),
-    };
-    let stamps: Vec<InputStamp> = inputs.iter().map(stamp).collect();
-    let manifest = Manifest {
-        run: options.run.clone(),
-        ..Manifest::new(stamps.clone())
-    };
-    let mut sink = ParquetSink::create(out, &manifest)?;
     let bytes_read = Arc::new(AtomicU64::new(0));
     let (chunk_tx, chunk_rx) = mpsc::sync_channel::<input::Chunk>(threads * 8);
     let (done_tx, done_rx) = mpsc::sync_channel::<Replayed>(threads * 4);
-    let mut summary = Summary::default();
-
+    let Start {
+        spans: mut skip,
+        games_per_source,
+        mut summary,
+    } = start;
+    let skipped = skip;
     // Set when the writer fails (a full disk): reading and replaying stop
     // at once instead of finishing inputs whose rows cannot be written.
     let stop = std::sync::atomic::AtomicBool::new(false);
+    // Set when the skipped games end inside a chunk: the input is not
+    // read as it was when the checkpoint was made.
+    let misplaced = std::sync::atomic::AtomicBool::new(false);
     let read = std::thread::scope(|scope| -> Result<input::ReadReport> {
-        let stop = &stop;
+        let (stop, misplaced) = (&stop, &misplaced);
         let reader = {
             let bytes_read = bytes_read.clone();
             let chunk_bytes = options.chunk_bytes;
             let limits = options.limits;
+            let mut seq = 0;
             std::thread::Builder::new()
                 .name("remis-read".into())
                 .spawn_scoped(scope, move || {
@@ -169,7 +298,20 @@ pub fn classify(
                         limits,
                         &ParquetSource,
                         bytes_read,
-                        &mut |chunk| !stop.load(Ordering::Relaxed) && chunk_tx.send(chunk).is_ok(),
+                        &mut |mut chunk| {
+                            if skip > 0 {
+                                let games = chunk.games.len() as u64;
+                                if games > skip {
+                                    misplaced.store(true, Ordering::Relaxed);
+                                    return false;
+                                }
+                                skip -= games;
+                                return !stop.load(Ordering::Relaxed);
+                            }
+                            chunk.seq = seq;
+                            seq += 1;
+                            !stop.load(Ordering::Relaxed) && chunk_tx.send(chunk).is_ok()
+                        },
                     )
                 })
                 .context("starting the reading thread")?
@@ -208,12 +350,15 @@ pub fn classify(
                 Ok(())
             })
             .context("starting the thread that counts the rows")?;
-        let dedup = options.dedup.then(Deduplicator::default);
         let write_result = write_in_order(
             done_rx,
-            &mut sink,
+            sink,
             &mut summary,
-            dedup,
+            Numbering {
+                spans: skipped,
+                games_per_source,
+                dedup,
+            },
             options.row_group_rows.max(1),
             &mut |games| {
                 progress(Progress {
@@ -239,37 +384,11 @@ pub fn classify(
         Ok(read)
     })?;
 
-    summary.rows_written = sink.rows_written;
-    let manifest = Manifest {
-        inputs: stamps
-            .iter()
-            .zip(&read.sha256)
-            .map(|(stamp, sha256)| InputStamp {
-                sha256: sha256.clone(),
-                ..stamp.clone()
-            })
-            .collect(),
-        ..manifest
-    };
-    let table = sink.finish_with(&manifest)?;
-    // Problems of the inputs first, then what the games' text showed.
-    let found = std::mem::take(&mut summary.problems);
-    summary.problems = read.problems;
-    // An input rewritten or truncated while it was read gave rows of no
-    // one version of it: damage, and the manifest would be wrong.
-    for (input, before) in inputs.iter().zip(&stamps) {
-        if before.bytes.is_some() && !stamp(input).same_file(before) {
-            summary.problems.push(input::InputProblem {
-                source: input.name(),
-                message: "the file changed while it was read (size or time differs); \
-                          its rows may be torn: classify it again"
-                    .into(),
-            });
-        }
-    }
-    summary.problems.extend(found);
-    summary.elapsed = started.elapsed();
-    Ok((summary, table))
+    anyhow::ensure!(
+        !misplaced.load(Ordering::Relaxed),
+        "the inputs do not read as they did when the checkpoint was made ({skipped} game texts to skip end inside a chunk): remove the checkpoint's folder and classify again"
+    );
+    Ok((summary, read))
 }
 
 fn replay_chunk(
@@ -315,8 +434,19 @@ fn replay_chunk(
         keys,
         endings,
         not_pgn,
+        spans: chunk.games.len() as u64,
         last: chunk.last,
     }
+}
+
+/// What the writer carries from game to game.
+struct Numbering {
+    /// Game texts written (rows and text that was not PGN).
+    spans: u64,
+    /// Games numbered in each source.
+    games_per_source: HashMap<Arc<str>, u32>,
+    /// The games seen, when later copies are marked.
+    dedup: Option<Deduplicator>,
 }
 
 /// Puts replayed chunks back in input order, numbers the games within each
@@ -324,17 +454,21 @@ fn replay_chunk(
 /// `row_group_rows` rows ([`ROW_GROUP_ROWS`] by default).
 fn write_in_order(
     done: mpsc::Receiver<Replayed>,
-    sink: &mut ParquetSink,
+    sink: &mut dyn GroupSink,
     summary: &mut Summary,
-    mut dedup: Option<Deduplicator>,
+    numbering: Numbering,
     row_group_rows: usize,
     progress: &mut dyn FnMut(u64),
     rows_written: &mut dyn FnMut(&polars::prelude::DataFrame) -> Result<()>,
 ) -> Result<()> {
     use polars::prelude::{IntoColumn, NamedFrom, Series};
+    let Numbering {
+        mut spans,
+        games_per_source: mut game_numbers,
+        mut dedup,
+    } = numbering;
     let mut pending: BTreeMap<u64, Replayed> = BTreeMap::new();
     let mut next_seq = 0;
-    let mut game_numbers: HashMap<Arc<str>, u32> = HashMap::new();
     let mut group: Option<polars::prelude::DataFrame> = None;
     for replayed in done {
         pending.insert(replayed.seq, replayed);
@@ -377,6 +511,13 @@ fn write_in_order(
                 *summary.endings.entry(*ending).or_insert(0) += n;
             }
             summary.games_read += rows as u64;
+            spans += ready.spans;
+            if ready.last && game_numbers.get(&ready.source).is_none_or(|&n| n == 0) {
+                summary.problems.push(InputProblem {
+                    source: ready.source.to_string(),
+                    message: "no PGN games in this input".into(),
+                });
+            }
             match &mut group {
                 Some(g) => {
                     g.vstack_mut(&ready.frame)?;
@@ -386,23 +527,35 @@ fn write_in_order(
             if group.as_ref().is_some_and(|g| g.height() >= row_group_rows) {
                 let mut full = group.take().expect("checked above");
                 full.rechunk_mut();
-                sink.write(&full)?;
+                let at = Position {
+                    spans,
+                    games_per_source: &game_numbers,
+                    endings: &summary.endings,
+                    problems: &summary.problems,
+                };
+                sink.write_group(&full, &at)?;
                 rows_written(&full)?;
-            }
-            if ready.last && game_numbers.get(&ready.source).is_none_or(|&n| n == 0) {
-                summary.problems.push(InputProblem {
-                    source: ready.source.to_string(),
-                    message: "no PGN games in this input".into(),
-                });
             }
             progress(summary.games_read);
         }
     }
     if let Some(mut rest) = group.take().filter(|g| g.height() > 0) {
         rest.rechunk_mut();
-        sink.write(&rest)?;
+        let at = Position {
+            spans,
+            games_per_source: &game_numbers,
+            endings: &summary.endings,
+            problems: &summary.problems,
+        };
+        sink.write_group(&rest, &at)?;
         rows_written(&rest)?;
     }
+    sink.close(&Position {
+        spans,
+        games_per_source: &game_numbers,
+        endings: &summary.endings,
+        problems: &summary.problems,
+    })?;
     summary.duplicates = dedup.map(|d| d.duplicates);
     anyhow::ensure!(
         pending.is_empty(),
