@@ -40,6 +40,53 @@ def run(cmd, stdout=subprocess.DEVNULL):
     return wall, usage.ru_maxrss / 1024, out.decode()
 
 
+def run_fed(producer, cmd):
+    """Runs `cmd` with `producer`'s output as its standard input; returns
+    (wall seconds, peak RSS MiB) of `cmd` alone."""
+    started = time.perf_counter()
+    feed = subprocess.Popen(producer, stdout=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, stdin=feed.stdout, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    feed.stdout.close()
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - started
+    if feed.wait() != 0 or status != 0:
+        sys.exit(f"bench: {' '.join(map(str, cmd))} failed: {err.decode(errors='replace')[-2000:]}")
+    return wall, usage.ru_maxrss / 1024
+
+
+def one_large_table(corpus, generated, large, results):
+    """classify (the default command, with its summary) and report from
+    the rows, at 1 M rows and at `large` rows in one table: time and peak
+    RSS, and their ratio. The large input is the generated file's copies
+    with players and events renamed, fed through standard input (never
+    stored)."""
+    copies = -(-large // generated)
+    games = copies * generated
+    print(f"one large table: {games} games ({copies} renamed copies of {generated})", flush=True)
+    r = results.setdefault("one large table", {"games": games})
+    work = OUT / "large"
+    for n, label in [(1_000_000, "1M"), (games, "large")]:
+        shutil.rmtree(work, ignore_errors=True)
+        cmd = [REMIS, "classify", "-", "--threads", "2", "--out", work]
+        producer = [sys.executable, ROOT / "scripts" / "renamed_copies.py",
+                    corpus[f"generated-{generated}" if n == games else "generated-1000000"],
+                    str(copies if n == games else 1)]
+        wall, peak = run_fed(producer, cmd)
+        r[f"classify {label}"] = {"games": n, "wall_s": wall, "rss_mib": peak}
+        print(f"  classify, {n} rows: {wall:8.1f} s  {n / wall:>8.0f} games/s  {peak:7.1f} MiB", flush=True)
+        wall, peak, _ = run([REMIS, "report", work, "--source", "rows", "--out", OUT / "large-report.html"])
+        r[f"report {label}"] = {"games": n, "wall_s": wall, "rss_mib": peak}
+        print(f"  report --source rows, {n} rows: {wall:8.1f} s  {peak:7.1f} MiB", flush=True)
+    shutil.rmtree(work, ignore_errors=True)
+    for stage in ["classify", "report"]:
+        small, big = r[f"{stage} 1M"], r[f"{stage} large"]
+        ratio = big["rss_mib"] / small["rss_mib"]
+        month = 90_000_000 / big["games"] * big["wall_s"]
+        print(f"  {stage}: peak RSS {big['rss_mib']:.0f} MiB at {games} rows / {small['rss_mib']:.0f} MiB at 1M = "
+              f"{ratio:.2f}x; a 90 M-game month at this rate: {month / 60:.0f} min", flush=True)
+
+
 def measure(name, cmd, games, runs, results):
     walls, rss = [], []
     for _ in range(runs):
@@ -92,6 +139,8 @@ def main():
     parser.add_argument("--shared", default=str(ROOT.parent / "shared" / "data"))
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--generated", type=int, default=2_000_000)
+    parser.add_argument("--large", type=int, default=20_000_000,
+                        help="rows of the one large table (0: skip that stage)")
     parser.add_argument("--pychess-games", type=int, default=3000)
     args = parser.parse_args()
     shared = pathlib.Path(args.shared)
@@ -143,6 +192,9 @@ def main():
         measure(f"remis, 2 threads, {n} games",
                 [REMIS, "classify", "--no-summary", corpus[f"generated-{n}"], "--threads", "2", "--out", tmp], n, 1, r)
 
+    if args.large:
+        one_large_table(corpus, args.generated, args.large, results)
+
     (OUT / "results.json").write_text(json.dumps(results, indent=2, default=str))
     print(f"bench: results in {OUT / 'results.json'}")
     ratios(results)
@@ -168,6 +220,13 @@ def ratios(results):
                  f"gz / plain = {c['remis, 2 threads, .gz']['wall_s'] / plain:.2f}")
     s = results["scale"]
     lines.append("peak RSS: " + ", ".join(f"{k.split(', ')[-1]}: {v['rss_mib']:.0f} MiB" for k, v in s.items()))
+    large = results.get("one large table")
+    if large:
+        for stage in ["classify", "report"]:
+            small, big = large[f"{stage} 1M"], large[f"{stage} large"]
+            lines.append(f"one table, {stage}: {big['games']} rows {big['wall_s']:.0f} s {big['rss_mib']:.0f} MiB; "
+                         f"1M rows {small['wall_s']:.1f} s {small['rss_mib']:.0f} MiB; RSS ratio "
+                         f"{big['rss_mib'] / small['rss_mib']:.2f}x")
     text = "\n".join(lines)
     print(text)
     (OUT / "results.md").write_text(text + "\n")

@@ -13,17 +13,10 @@ use polars::prelude::*;
 use remis_core::rules::Ending;
 
 mod common;
-use common::{read_table, remis, scratch, strings, succeeded};
+use common::{read_table, remis, scratch, strings, succeeded, synthetic_pgn};
 
 fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
-}
-
-/// The test's generated games (`remis generate --games 3000 --seed 1`) as
-/// plain PGN bytes.
-fn sample_pgn() -> Vec<u8> {
-    let file = File::open(repo("tests/data/synthetic-3000.pgn.zst")).unwrap();
-    zstd::stream::decode_all(file).unwrap()
 }
 
 /// Counts games the simple way: tag sections that begin with `[Event `.
@@ -84,7 +77,7 @@ fn last_ends_with(sources: &[Option<String>], suffix: &str) -> bool {
 #[test]
 fn rows_equal_games_for_every_compression_and_thread_count() {
     let dir = scratch("compression");
-    let pgn = sample_pgn();
+    let pgn = synthetic_pgn();
     let games = count_games(&pgn);
     assert_eq!(games, 3000);
 
@@ -165,7 +158,7 @@ fn rows_equal_games_for_every_compression_and_thread_count() {
 #[test]
 fn folders_zip_members_and_stdin_keep_input_order() {
     let dir = scratch("sources");
-    let pgn = sample_pgn();
+    let pgn = synthetic_pgn();
     let cut = pgn
         .windows(8)
         .skip(pgn.len() / 2)
@@ -223,7 +216,7 @@ fn folders_zip_members_and_stdin_keep_input_order() {
 #[test]
 fn truncated_archives_keep_every_game_before_the_damage() {
     let dir = scratch("truncated");
-    let pgn = sample_pgn();
+    let pgn = synthetic_pgn();
     let zst = zstd::encode_all(&pgn[..], 3).unwrap();
     let broken = dir.join("broken.pgn.zst");
     std::fs::write(&broken, &zst[..zst.len() / 2]).unwrap();
@@ -395,7 +388,7 @@ fn schema_and_fixture_rows() {
 #[test]
 fn dedup_marks_later_copies_and_report_needs_the_marks() {
     let dir = scratch("dedup");
-    let pgn = sample_pgn();
+    let pgn = synthetic_pgn();
     let games = count_games(&pgn);
     std::fs::write(dir.join("a.pgn"), &pgn).unwrap();
     // The same games again, with names spelled the other way round.
@@ -468,148 +461,6 @@ fn dedup_marks_later_copies_and_report_needs_the_marks() {
 }
 
 #[test]
-fn sofia_study_compares_rule_events_with_controls() {
-    let dir = scratch("sofia");
-    // Two of the generated series play a series that adopted a rule in
-    // 2004 and a control.
-    let pgn = String::from_utf8(sample_pgn())
-        .unwrap()
-        .replace("Synthetic Open", "Rule Masters")
-        .replace("Synthetic Round Robin", "Control Round Robin");
-    std::fs::write(dir.join("games.pgn"), pgn).unwrap();
-    let (_, table) = classify(&[dir.join("games.pgn").to_str().unwrap()], &dir.join("out"));
-    std::fs::write(
-        dir.join("events.toml"),
-        "[[event]]\nseries = 'Rule'\nevent = 'rule masters'\nyears = [2004, 2012]\nno_draw_offers = true\nsource = 'test'\n\n\
-         [[event]]\nseries = 'Rule'\nevent = 'rule masters'\nyears = [1995, 2003]\ncontrol = true\nsource = 'test'\n\n\
-         [[event]]\nseries = 'Control'\nevent = 'control round robin'\nyears = [1995, 2012]\ncontrol = true\nsource = 'test'\n",
-    )
-    .unwrap();
-    let output = remis()
-        .args(["sofia", "--format", "json", "--events"])
-        .arg(dir.join("events.toml"))
-        .arg(dir.join("out"))
-        .output()
-        .unwrap();
-    let study: serde_json::Value = serde_json::from_slice(&succeeded(output).stdout).unwrap();
-    // Independently: the games and draws of each group, from the table.
-    let events = strings(&table, "event");
-    let results = strings(&table, "result");
-    let years: Vec<Option<i16>> = table
-        .column("year")
-        .unwrap()
-        .i16()
-        .unwrap()
-        .iter()
-        .collect();
-    let group = |prefix: &str, range: std::ops::RangeInclusive<i16>| -> (f64, f64) {
-        let (mut n, mut d) = (0.0, 0.0);
-        for i in 0..events.len() {
-            let event = events[i].as_deref().unwrap_or_default();
-            if event.starts_with(prefix) && years[i].is_some_and(|y| range.contains(&y)) {
-                n += 1.0;
-                if results[i].as_deref() == Some("1/2-1/2") {
-                    d += 1.0;
-                }
-            }
-        }
-        (n, d)
-    };
-    let (rule_n, rule_d) = group("Rule Masters", 2004..=2012);
-    let (before_n, before_d) = group("Rule Masters", 1995..=2003);
-    let (control_after_n, control_after_d) = group("Control Round Robin", 2004..=2012);
-    let (control_before_n, control_before_d) = group("Control Round Robin", 1995..=2003);
-    assert_eq!(study["regimes"]["sofia"]["games"].as_f64().unwrap(), rule_n);
-    assert_eq!(
-        study["regimes"]["none"]["games"].as_f64().unwrap(),
-        before_n + control_after_n + control_before_n
-    );
-    let change = &study["changes"][0];
-    assert_eq!(change["series"], "Rule");
-    let did = (rule_d / rule_n - before_d / before_n)
-        - (control_after_d / control_after_n - control_before_d / control_before_n);
-    let raw = change["effects"][0]["raw"]["estimate"].as_f64().unwrap();
-    assert!((raw - did).abs() < 1e-9, "{raw} against {did}");
-    // Eighteen yearly editions per group: intervals exist and hold the estimate.
-    let low = change["effects"][0]["raw"]["ci95_low"].as_f64().unwrap();
-    let high = change["effects"][0]["raw"]["ci95_high"].as_f64().unwrap();
-    assert!(low <= raw && raw <= high, "{low} {raw} {high}");
-    // Against the controls: every rule pooled, then Sofia rules on their
-    // own; the raw difference is the rule editions' draw rate minus all
-    // control editions'.
-    let estimates = study["estimates"].as_array().unwrap();
-    assert_eq!(estimates[0]["regime"], "pooled");
-    let sofia = estimates
-        .iter()
-        .find(|e| e["regime"] == "sofia")
-        .expect("a Sofia-only estimate");
-    let controls_n = before_n + control_after_n + control_before_n;
-    let controls_d = before_d + control_after_d + control_before_d;
-    let expected = rule_d / rule_n - controls_d / controls_n;
-    let draws = &sofia["measures"][0];
-    assert_eq!(draws["measure"], "Draw rate");
-    let raw = draws["raw"]["estimate"].as_f64().unwrap();
-    assert!((raw - expected).abs() < 1e-9, "{raw} against {expected}");
-    assert_eq!(draws["raw"]["editions_rule"], 9);
-    assert_eq!(draws["raw"]["editions_control"], 27);
-    for kind in ["raw", "adjusted"] {
-        let e = &draws[kind];
-        let (lo, mid, hi) = (
-            e["ci95_low"].as_f64().unwrap(),
-            e["estimate"].as_f64().unwrap(),
-            e["ci95_high"].as_f64().unwrap(),
-        );
-        assert!(lo <= mid && mid <= hi, "{kind}: {lo} {mid} {hi}");
-    }
-    // The matching is stated: the window and what it kept.
-    assert_eq!(study["match_window"]["years"], 2);
-    assert!(sofia["matched_controls"].as_u64().unwrap() <= 27);
-    // The report shows the same Sofia-only numbers as `remis sofia`.
-    let page = dir.join("report.html");
-    succeeded(
-        remis()
-            .args(["report", "--events"])
-            .arg(dir.join("events.toml"))
-            .arg(dir.join("out"))
-            .arg("--out")
-            .arg(&page)
-            .output()
-            .unwrap(),
-    );
-    let html = std::fs::read_to_string(&page).unwrap();
-    let effects = &html[html
-        .find("id=\"rule-effects\"")
-        .expect("the estimates' table")..];
-    let effects = &effects[..effects.find("</table>").unwrap()];
-    let sofia_rows = &effects[effects
-        .find("No draw offers (Sofia rules)")
-        .expect("a Sofia block")..];
-    let point = |v: &serde_json::Value| format!("{:+.1}", v.as_f64().unwrap() * 100.0);
-    for kind in ["raw", "adjusted"] {
-        let shown = point(&draws[kind]["estimate"]);
-        assert!(
-            sofia_rows.contains(&shown),
-            "{kind} {shown} not in the report's Sofia rows"
-        );
-    }
-    // The text output says what the estimate means and cannot show.
-    let text = remis()
-        .args(["sofia", "--events"])
-        .arg(dir.join("events.toml"))
-        .arg(dir.join("out"))
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&text.stdout);
-    assert!(
-        text.contains("difference in differences")
-            && text.contains("cannot show")
-            && text.contains("No draw offers (Sofia rules): 9 rule editions")
-            && text.contains("within pairs"),
-        "{text}"
-    );
-}
-
-#[test]
 fn a_users_alias_file_joins_transliterations_for_dedup_and_players() {
     // One game from two databases that transliterate a surname apart
     // ("Swjeschnikow" and "Sveshnikov" are in no built-in table).
@@ -671,7 +522,7 @@ fn sha256_hex(bytes: &[u8]) -> String {
 #[test]
 fn the_manifest_holds_each_sources_sha256_as_stored() {
     let dir = scratch("digests");
-    let pgn = sample_pgn();
+    let pgn = synthetic_pgn();
     let plain = dir.join("a-plain.pgn");
     std::fs::write(&plain, &pgn).unwrap();
     let gz = dir.join("b-games.pgn.gz");

@@ -97,6 +97,14 @@ fn kill_after(mut command: Command, folder: &Path, parts: usize, delay: Duration
     running
 }
 
+/// The rows of each row group of a table.
+fn group_rows(table: &Path) -> Vec<usize> {
+    use polars::prelude::SerReader;
+    let mut reader = polars::prelude::ParquetReader::new(std::fs::File::open(table).unwrap());
+    let metadata = reader.get_metadata().unwrap();
+    metadata.row_groups.iter().map(|g| g.num_rows()).collect()
+}
+
 fn assert_same_run(table: &Path, want: &polars::prelude::DataFrame, what: &str) {
     let got = read_table(table);
     assert!(
@@ -122,6 +130,10 @@ fn a_run_killed_anywhere_resumes_to_the_uninterrupted_table() {
     let whole = dir.join("whole");
     succeeded(classify(&input, &whole, &["--resume"]).output().unwrap());
     assert_same_run(&whole.join("games.parquet"), &want, "--resume, not killed");
+    // The parts' row groups, copied as they are: the uninterrupted run's.
+    let groups = group_rows(&plain.join("games.parquet"));
+    assert!(groups.len() >= 10, "{groups:?}");
+    assert_eq!(group_rows(&whole.join("games.parquet")), groups);
     assert!(summary::read(&whole.join("games.parquet"), &config).unwrap() == want_summary);
     assert!(
         !whole.join("games.parquet.resume").exists(),
@@ -153,6 +165,7 @@ fn a_run_killed_anywhere_resumes_to_the_uninterrupted_table() {
             );
         }
         assert_same_run(&out.join("games.parquet"), &want, &what);
+        assert_eq!(group_rows(&out.join("games.parquet")), groups, "{what}");
         assert!(
             summary::read(&out.join("games.parquet"), &config).unwrap() == want_summary,
             "{what}: the summary differs"

@@ -607,3 +607,41 @@ fn every_fixture_is_summarized_alike_in_any_batches() {
         &[1500],
     );
 }
+
+/// The standings of `events` (name, players), each player with one game.
+fn standings_of(events: &[(&str, usize)]) -> analysis::scoring::ScoringCounts {
+    let mut counts = analysis::scoring::ScoringCounts::default();
+    for &(event, players) in events {
+        let key = (event.to_string(), Some(2025));
+        counts.event_games.insert(key.clone(), players as u64);
+        let table = counts.standings.entry(key).or_default();
+        for p in 0..players {
+            table.insert(format!("{event} player {p}"), [2, 0, 0, 0, 1]);
+        }
+    }
+    counts
+}
+
+#[test]
+fn standings_past_their_bound_leave_out_the_largest_events_and_say_so() {
+    // A lichess month's arenas, each under 10,000 games, made the standings
+    // of a 20M-game table grow to 3.9 GB: past a bound, the events with the
+    // most players are left out (to half the bound), and stay out.
+    let mut counts = standings_of(&[("Arena", 5), ("Swiss", 3), ("Match", 2)]);
+    counts.keep_within(12);
+    assert!(counts.left_out.is_empty(), "10 entries are within 12");
+    counts.keep_within(8);
+    let left_out: Vec<&str> = counts.left_out.iter().map(|(e, _)| e.as_str()).collect();
+    assert_eq!(left_out, ["Arena", "Swiss"]);
+    assert_eq!(counts.standings.len(), 1);
+    // A later table's games of a left-out event do not bring it back.
+    counts.absorb(standings_of(&[("Arena", 2), ("Open", 2)]));
+    let events: Vec<&str> = counts.standings.keys().map(|(e, _)| e.as_str()).collect();
+    assert_eq!(events, ["Match", "Open"]);
+    let study = analysis::scoring::scoring_study(&counts);
+    assert_eq!((study.left_out_events, study.left_out_games), (2, 10));
+    // Within the bound, nothing is left out whatever the order.
+    let mut small = standings_of(&[("Match", 2)]);
+    small.absorb(standings_of(&[("Open", 2)]));
+    assert!(small.left_out.is_empty());
+}

@@ -37,6 +37,13 @@ pub fn succeeded(output: Output) -> Output {
     output
 }
 
+/// The tests' generated games (`remis generate --games 3000 --seed 1`) as
+/// plain PGN bytes.
+pub fn synthetic_pgn() -> Vec<u8> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/synthetic-3000.pgn.zst");
+    zstd::stream::decode_all(File::open(path).unwrap()).unwrap()
+}
+
 pub fn read_table(path: &Path) -> DataFrame {
     ParquetReader::new(File::open(path).unwrap())
         .finish()

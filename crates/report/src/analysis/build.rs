@@ -5,8 +5,10 @@
 //!
 //! The summary of a table built from any batches equals the summary of
 //! the whole table, as long as its events of at most 10,000 games hold at
-//! most [`PAIRINGS_KEPT`] games (`tests/summaries.rs` holds the two equal
-//! on every fixture, cut into batches of a few rows):
+//! most [`PAIRINGS_KEPT`] games, their standings at most
+//! [`scoring::STANDINGS_KEPT`] (event, player) entries, and the table at
+//! most [`PLAYERS_UNFOLDED`] named players (`tests/summaries.rs` holds
+//! the two equal on every fixture, cut into batches of a few rows):
 //! - every count is a sum over games, and the examples are the first rows
 //!   in table order;
 //! - the standings are sums; but whether an event is a complete
@@ -22,13 +24,17 @@
 //!   straddle that point, or two later batches, is judged from its parts'
 //!   pairings, which errs on the side of leaving it out:
 //!   [`super::crosstable`]);
+//! - past [`scoring::STANDINGS_KEPT`] standings entries, the events with
+//!   the most players are left out of the standings, counted and named as
+//!   such in the report ([`scoring::ScoringCounts::keep_within`]);
 //! - players are folded past [`players::PLAYER_CAP`] once, at the end, as
-//!   the whole table's would be.
+//!   the whole table's would be, unless more than [`PLAYERS_UNFOLDED`]
+//!   are met: then also each time they pass it.
 //!
 //! What the builder holds is therefore the groups of the counts (bounded by
-//! bands, years, openings, players and events, not by rows), one batch of
-//! rows while it is counted, and the games of the events small enough to
-//! rank.
+//! bands, years, openings, the players and standings bounds above, and the
+//! events' game counts: one entry an event), one batch of rows while it is
+//! counted, and the kept pairings.
 
 use anyhow::Result;
 use polars::prelude::*;
@@ -101,6 +107,16 @@ const READ: [Column; 39] = [
 ];
 
 /// Adds up a table's summary from batches of its rows.
+/// Named players counted before any is folded: past them, the players
+/// with the fewest games so far are folded down to
+/// [`players::PLAYER_CAP`] at once, not only at the end, so that a table
+/// of millions of players (a lichess month) is counted in bounded memory
+/// (some 100 MiB of names). Below it the fold is the whole table's;
+/// past it, a player folded early whose games go on is counted under her
+/// name again, and the games and draws still add up exactly (the folded
+/// group's count of players may then count her twice).
+pub const PLAYERS_UNFOLDED: usize = 2 * players::PLAYER_CAP;
+
 pub struct SummaryBuilder<'a> {
     config: &'a Config<'a>,
     counts: Summary,
@@ -267,6 +283,9 @@ impl<'a> SummaryBuilder<'a> {
         // at every batch.
         let mut players_so_far = std::mem::take(&mut self.counts.players);
         players_so_far.absorb_unfolded(players::counts_from(first.get(players))?);
+        if players_so_far.by_name.len() > PLAYERS_UNFOLDED {
+            players_so_far.fold_past_cap();
+        }
         self.counts.absorb(part);
         self.counts.players = players_so_far;
 

@@ -143,6 +143,10 @@ pub struct ScoringStudy {
     /// Events whose standings are partial (a player collection, an arena):
     /// left out, since ranking them would rank the data, not the event.
     pub incomplete_events: u64,
+    /// Events left out of the standings to keep them within
+    /// [`STANDINGS_KEPT`] entries, and their games.
+    pub left_out_events: u64,
+    pub left_out_games: u64,
     /// Events too small for a crosstable: fewer than
     /// [`CROSSTABLE_MIN_GAMES`] games, or a player with one game.
     pub small_events: u64,
@@ -165,6 +169,15 @@ pub struct ScoringStudy {
 /// section) have about 4,000 games a year.
 pub const STANDINGS_MAX_GAMES: u64 = 10_000;
 
+/// (event, player) entries of the standings kept at most, some 200 MiB:
+/// past them, the events with the most players are left out of the
+/// standings until half as many are kept, and stay out
+/// ([`ScoringCounts::left_out`]). Below it the standings are exact; the
+/// largest real collections here stay well under it (the master games:
+/// see docs/performance.md), while a lichess month's arena tournaments,
+/// each under [`STANDINGS_MAX_GAMES`] games, would pass it many times over.
+pub const STANDINGS_KEPT: usize = 1 << 21;
+
 type EventYear = (String, Option<i16>);
 
 /// Points of one player under each system of [`System::ALL`], in the
@@ -186,17 +199,53 @@ pub struct ScoringCounts {
     pub plus_remise_draws: BTreeMap<(String, u8), u64>,
     /// Pairings and rounds of the events whose standings look complete.
     pub pairings: PairingCounts,
+    /// Events left out of the standings for [`STANDINGS_KEPT`]: never
+    /// ranked, whatever games of theirs follow.
+    #[serde(default)]
+    pub left_out: std::collections::BTreeSet<EventYear>,
 }
 
 impl Merge for ScoringCounts {
     fn absorb(&mut self, other: ScoringCounts) {
         self.event_games.absorb(other.event_games);
+        self.left_out.absorb(other.left_out);
         self.standings.absorb(other.standings);
         self.pairings.absorb(other.pairings);
-        let games = &self.event_games;
-        self.standings
-            .retain(|key, _| games.get(key).is_some_and(|&n| n <= STANDINGS_MAX_GAMES));
+        let (games, left_out) = (&self.event_games, &self.left_out);
+        self.standings.retain(|key, _| {
+            games.get(key).is_some_and(|&n| n <= STANDINGS_MAX_GAMES) && !left_out.contains(key)
+        });
         self.plus_remise_draws.absorb(other.plus_remise_draws);
+        self.keep_within(STANDINGS_KEPT);
+    }
+}
+
+impl ScoringCounts {
+    /// Keeps the standings within `entries` (event, player) entries: past
+    /// them, leaves out the events with the most players (the least
+    /// likely to be a complete crosstable: arenas, pools) until half as
+    /// many are kept. Which events those are depends on the order the
+    /// games come in, so past the bound a summary is no longer the same
+    /// whatever its batches; the events left out are counted.
+    pub fn keep_within(&mut self, entries: usize) {
+        let mut kept: usize = self.standings.values().map(BTreeMap::len).sum();
+        if kept <= entries {
+            return;
+        }
+        let mut by_size: Vec<(usize, EventYear)> = self
+            .standings
+            .iter()
+            .map(|(key, players)| (players.len(), key.clone()))
+            .collect();
+        by_size.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+        for (players, key) in by_size {
+            if kept <= entries / 2 {
+                break;
+            }
+            self.standings.remove(&key);
+            self.left_out.insert(key);
+            kept -= players;
+        }
     }
 }
 
@@ -508,10 +557,13 @@ pub fn scoring_study(counts: &ScoringCounts) -> ScoringStudy {
         plus_remise_draws: counts.plus_remise_draws.clone(),
         ..ScoringStudy::default()
     };
-    for &n in counts.event_games.values() {
+    for (key, &n) in &counts.event_games {
         if n > STANDINGS_MAX_GAMES {
             study.large_events += 1;
             study.large_event_games += n;
+        } else if counts.left_out.contains(key) {
+            study.left_out_events += 1;
+            study.left_out_games += n;
         }
     }
     for ((event, year), table) in &counts.standings {

@@ -302,6 +302,9 @@ pub fn scoring_json(study: &scoring::ScoringStudy) -> serde_json::Value {
         "crosstable_min_games": scoring::CROSSTABLE_MIN_GAMES,
         "large_event_games_left_out": study.large_event_games,
         "standings_max_games": scoring::STANDINGS_MAX_GAMES,
+        "bounded_events_left_out": study.left_out_events,
+        "bounded_event_games_left_out": study.left_out_games,
+        "standings_kept": scoring::STANDINGS_KEPT,
         "plus_remise_draws": study.plus_remise_draws.iter().map(|((winner, rule), n)| {
             serde_json::json!({"winner": winner, "rule": rule,
                                "rule_name": scoring::rule_name(*rule), "games": n})
@@ -372,6 +375,15 @@ pub fn write_scoring(out: &mut dyn Write, study: &scoring::ScoringStudy) -> std:
             study.large_events,
             scoring::STANDINGS_MAX_GAMES,
             study.large_event_games
+        )?;
+    }
+    if study.left_out_events > 0 {
+        writeln!(
+            out,
+            "  not ranked: {} events ({} games) with the most players, left out to keep the standings within {} player entries",
+            study.left_out_events,
+            study.left_out_games,
+            scoring::STANDINGS_KEPT
         )?;
     }
     for (system, change) in &study.changes {

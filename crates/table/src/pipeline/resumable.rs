@@ -11,11 +11,11 @@ use crate::{
     dedup::Deduplicator,
     resume::{Parts, Position},
     schema::Column,
-    writer::{ParquetSink, WrittenTable},
+    writer::{self, WrittenTable},
 };
 use remis_core::input::Input;
 
-/// [`classify`], in a way that can resume (`classify --resume`): the rows
+/// [`classify`](super::classify), in a way that can resume (`classify --resume`): the rows
 /// go to parts of about `part_rows` rows committed with a checkpoint as
 /// they are written ([`Parts`]), and the table is made from the parts at
 /// the end. When a checkpoint of the same run is found, its games are not
@@ -86,17 +86,21 @@ pub fn classify_resumable(
         },
     };
     let (mut summary, read) = replay(inputs, options, start, &mut parts, dedup, progress, rows)?;
-    // The table, made from the parts in their order.
-    let mut sink = ParquetSink::create(out, &manifest)?;
-    for part in parts.part_paths() {
-        for_each_slice(&part, options.row_group_rows, &mut |frame| {
-            sink.write(&frame)?;
-            Ok(())
-        })
-        .with_context(|| format!("copying {} into the table", part.display()))?;
-    }
-    summary.rows_written = sink.rows_written;
-    let table = sink.finish_with(&digested(manifest, &stamps, &read))?;
+    // The table: the parts' row groups, copied as they are, in order.
+    let table = writer::concatenate(
+        &parts.part_paths(),
+        out,
+        &digested(manifest, &stamps, &read),
+    )?;
+    // Counted in the table as written: the caller holds it to the games.
+    summary.rows_written = crate::parquet_input::checked_row_count(table.readable_path())
+        .with_context(|| format!("reading {} back", table.readable_path().display()))?;
+    anyhow::ensure!(
+        summary.rows_written == parts.committed().rows,
+        "internal error: the parts hold {} rows, the table made of them {}",
+        parts.committed().rows,
+        summary.rows_written
+    );
     Ok((
         account(summary, read, inputs, &stamps, started),
         table,

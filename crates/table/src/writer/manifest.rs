@@ -10,9 +10,27 @@ use super::*;
 /// been read; the footer is the file's tail (Thrift metadata, its length,
 /// `PAR1`), so it is cut off and written again, the row groups untouched.
 pub(super) fn replace_footer_manifest(file: &File, json: &str) -> std::io::Result<()> {
-    use polars_parquet_format::thrift::protocol::{TCompactInputProtocol, TCompactOutputProtocol};
-    use std::io::{Read, Seek, SeekFrom, Write};
-    let invalid = |what: String| std::io::Error::new(std::io::ErrorKind::InvalidData, what);
+    use std::io::{Seek, SeekFrom, Write};
+    let (mut metadata, meta_start) = read_footer(file)?;
+    set_manifest(&mut metadata, json);
+    let mut file = file;
+    file.set_len(meta_start)?;
+    file.seek(SeekFrom::Start(meta_start))?;
+    write_footer(&mut file, &metadata)?;
+    file.flush()
+}
+
+fn invalid(what: String) -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidData, what)
+}
+
+/// The footer of the Parquet file `file` (its Thrift metadata), and where
+/// it starts: the row groups' bytes are those from 4 (after `PAR1`) to it.
+pub(super) fn read_footer(
+    file: &File,
+) -> std::io::Result<(polars_parquet_format::FileMetaData, u64)> {
+    use polars_parquet_format::thrift::protocol::TCompactInputProtocol;
+    use std::io::{Read, Seek, SeekFrom};
     let mut file = file;
     let len = file.seek(SeekFrom::End(0))?;
     if len < 12 {
@@ -27,31 +45,43 @@ pub(super) fn replace_footer_manifest(file: &File, json: &str) -> std::io::Resul
     let meta_len = u64::from(u32::from_le_bytes(tail[..4].try_into().expect("4 bytes")));
     let meta_start = len
         .checked_sub(8 + meta_len)
+        .filter(|&start| start >= 4)
         .ok_or_else(|| invalid("a footer longer than the file".into()))?;
     let mut bytes = vec![0u8; meta_len as usize];
     file.seek(SeekFrom::Start(meta_start))?;
     file.read_exact(&mut bytes)?;
     let mut input = TCompactInputProtocol::new(bytes.as_slice(), bytes.len() * 2 + 1024);
-    let mut metadata = polars_parquet_format::FileMetaData::read_from_in_protocol(&mut input)
+    let metadata = polars_parquet_format::FileMetaData::read_from_in_protocol(&mut input)
         .map_err(|e| invalid(format!("the footer cannot be read: {e}")))?;
+    Ok((metadata, meta_start))
+}
+
+/// Puts the manifest `json` in the footer, in place of any it holds.
+pub(super) fn set_manifest(metadata: &mut polars_parquet_format::FileMetaData, json: &str) {
     let entries = metadata.key_value_metadata.get_or_insert_with(Vec::new);
     entries.retain(|kv| kv.key != MANIFEST_KEY);
     entries.push(polars_parquet_format::KeyValue {
         key: MANIFEST_KEY.to_string(),
         value: Some(json.to_string()),
     });
-    let mut out = Vec::with_capacity(bytes.len() + json.len());
+}
+
+/// Writes the footer (Thrift metadata, its length, `PAR1`) at the
+/// writer's place.
+pub(super) fn write_footer(
+    out: &mut impl std::io::Write,
+    metadata: &polars_parquet_format::FileMetaData,
+) -> std::io::Result<()> {
+    use polars_parquet_format::thrift::protocol::TCompactOutputProtocol;
+    let mut bytes = Vec::new();
     let written = metadata
-        .write_to_out_protocol(&mut TCompactOutputProtocol::new(&mut out))
+        .write_to_out_protocol(&mut TCompactOutputProtocol::new(&mut bytes))
         .map_err(|e| invalid(format!("the footer cannot be written: {e}")))?;
-    debug_assert_eq!(written, out.len());
-    let written = u32::try_from(out.len()).map_err(|_| invalid("a footer over 4 GiB".into()))?;
-    out.extend_from_slice(&written.to_le_bytes());
-    out.extend_from_slice(b"PAR1");
-    file.set_len(meta_start)?;
-    file.seek(SeekFrom::Start(meta_start))?;
-    file.write_all(&out)?;
-    file.flush()
+    debug_assert_eq!(written, bytes.len());
+    let written = u32::try_from(bytes.len()).map_err(|_| invalid("a footer over 4 GiB".into()))?;
+    bytes.extend_from_slice(&written.to_le_bytes());
+    bytes.extend_from_slice(b"PAR1");
+    out.write_all(&bytes)
 }
 
 /// The key of the manifest in a table's Parquet footer.

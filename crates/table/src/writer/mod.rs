@@ -14,7 +14,9 @@ use remis_core::replay::{Field, GameRecord, Platform, TimeClass};
 use remis_core::rules::{BoardFacts, DrawType, GameResult};
 use shakmaty::Color;
 
+mod concat;
 mod manifest;
+pub use concat::concatenate;
 pub use manifest::*;
 
 /// Rows per Parquet row group: memory stays flat whatever the input size.

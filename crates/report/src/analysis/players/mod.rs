@@ -630,4 +630,27 @@ mod tests {
         assert!(c.by_name.contains_key("p0000005"));
         assert_eq!(c.folded.n, 2);
     }
+
+    #[test]
+    fn an_early_fold_keeps_every_game_and_draw() {
+        // A builder folds whenever it meets more than PLAYERS_UNFOLDED
+        // players; a player folded then and met again is named again.
+        let mut c = PlayerCounts::default();
+        for (name, games) in [("a", 1), ("b", 1), ("c", 3), ("d", 4)] {
+            c.by_name.insert(name.into(), Proportion::new(1, games));
+        }
+        c.fold_past(2);
+        assert_eq!(c.by_name.keys().collect::<Vec<_>>(), ["c", "d"]);
+        let mut later = PlayerCounts::default();
+        later.by_name.insert("a".into(), Proportion::new(0, 5));
+        c.absorb_unfolded(later);
+        c.fold_past(2);
+        assert_eq!(c.by_name.keys().collect::<Vec<_>>(), ["a", "d"]);
+        let named: u64 = c.by_name.values().map(|p| p.n).sum();
+        let draws: u64 = c.by_name.values().map(|p| p.successes).sum();
+        assert_eq!(named + c.folded.n, 1 + 1 + 3 + 4 + 5);
+        assert_eq!(draws + c.folded.successes, 4);
+        // "a"'s first game and "c" are folded; "b" too: three fold events.
+        assert_eq!(c.folded_players, 3);
+    }
 }

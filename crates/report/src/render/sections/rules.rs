@@ -496,6 +496,17 @@ pub fn scoring_section(h: &mut String, study: &crate::analysis::scoring::Scoring
             thousands(study.large_event_games)
         );
     }
+    if study.left_out_events > 0 {
+        let _ = writeln!(
+            h,
+            "<p class=\"caption\" id=\"bounded-events\">Not ranked: {} events ({} games), those with the most \
+             players, left out to keep the standings within {} player entries in memory (arena tournaments \
+             and pools pass that bound; a complete crosstable of that size is rare).</p>",
+            thousands(study.left_out_events),
+            thousands(study.left_out_games),
+            thousands(crate::analysis::scoring::STANDINGS_KEPT as u64)
+        );
+    }
     if study.changes.values().any(|c| !c.examples.is_empty()) {
         h.push_str(
             "<h3>Events whose winner changes</h3>\n<table><tr><th class=\"l\">System</th>\
