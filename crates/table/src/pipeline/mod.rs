@@ -439,6 +439,20 @@ fn replay_chunk(
     }
 }
 
+/// Where the writing stands, for a checkpoint.
+fn position<'a>(
+    spans: u64,
+    games_per_source: &'a HashMap<Arc<str>, u32>,
+    summary: &'a Summary,
+) -> Position<'a> {
+    Position {
+        spans,
+        games_per_source,
+        endings: &summary.endings,
+        problems: &summary.problems,
+    }
+}
+
 /// What the writer carries from game to game.
 struct Numbering {
     /// Game texts written (rows and text that was not PGN).
@@ -527,13 +541,7 @@ fn write_in_order(
             if group.as_ref().is_some_and(|g| g.height() >= row_group_rows) {
                 let mut full = group.take().expect("checked above");
                 full.rechunk_mut();
-                let at = Position {
-                    spans,
-                    games_per_source: &game_numbers,
-                    endings: &summary.endings,
-                    problems: &summary.problems,
-                };
-                sink.write_group(&full, &at)?;
+                sink.write_group(&full, &position(spans, &game_numbers, summary))?;
                 rows_written(&full)?;
             }
             progress(summary.games_read);
@@ -541,21 +549,10 @@ fn write_in_order(
     }
     if let Some(mut rest) = group.take().filter(|g| g.height() > 0) {
         rest.rechunk_mut();
-        let at = Position {
-            spans,
-            games_per_source: &game_numbers,
-            endings: &summary.endings,
-            problems: &summary.problems,
-        };
-        sink.write_group(&rest, &at)?;
+        sink.write_group(&rest, &position(spans, &game_numbers, summary))?;
         rows_written(&rest)?;
     }
-    sink.close(&Position {
-        spans,
-        games_per_source: &game_numbers,
-        endings: &summary.endings,
-        problems: &summary.problems,
-    })?;
+    sink.close(&position(spans, &game_numbers, summary))?;
     summary.duplicates = dedup.map(|d| d.duplicates);
     anyhow::ensure!(
         pending.is_empty(),
