@@ -280,3 +280,46 @@ fn the_checkpoint_folder_is_never_followed_through_a_symlink() {
     assert!(files_below(&elsewhere).is_empty());
     assert!(!out.join("games.parquet").exists());
 }
+
+#[test]
+fn two_runs_never_write_the_same_checkpoints() {
+    let dir = scratch("busy");
+    let out = dir.join("out");
+    let folder = out.join("games.parquet.resume");
+    let mut first = classify(&sample(), &out, &["--resume"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(300);
+    while parts_committed(&folder) < 1 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    // Stopped (SIGSTOP), the first run holds its checkpoints but writes
+    // nothing: the second must not start on them.
+    let stop = |signal: &str| {
+        let status = Command::new("kill")
+            .args([signal, &first.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    };
+    stop("-STOP");
+    let second = classify(&sample(), &out, &["--resume"]).output().unwrap();
+    stop("-CONT");
+    let _ = first.kill();
+    first.wait().unwrap();
+    assert!(!second.status.success(), "{}", stderr(&second));
+    assert!(
+        stderr(&second).contains("another run is writing these checkpoints"),
+        "{}",
+        stderr(&second)
+    );
+    // Once the first is gone, its checkpoint is free to resume.
+    let output = succeeded(classify(&sample(), &out, &["--resume"]).output().unwrap());
+    assert!(
+        stderr(&output).contains("3820 games read"),
+        "{}",
+        stderr(&output)
+    );
+}

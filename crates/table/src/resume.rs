@@ -64,6 +64,10 @@ pub enum ResumeError {
     )]
     PartChanged { path: PathBuf },
     #[error(
+        "{path}: another run is writing these checkpoints now; wait for it, or give this run another --out"
+    )]
+    Busy { path: PathBuf },
+    #[error(
         "standard input cannot be resumed (it cannot be checked to be the same): give the file itself"
     )]
     Stdin,
@@ -133,6 +137,8 @@ pub struct Position<'a> {
 
 /// The parts of a run that can resume, and their checkpoint.
 pub struct Parts {
+    /// Held while the run lasts: see [`ResumeError::Busy`].
+    _lock: std::fs::File,
     dir: PathBuf,
     checkpoint: Checkpoint,
     /// Rows per part, about (a part closes at the first row group that
@@ -180,6 +186,15 @@ impl Parts {
             }
             Err(e) => return Err(folder_error(e)),
         }
+        // One run at a time: two would write the same parts. The lock is
+        // the kernel's, on the folder itself, so it goes with the process
+        // however it ends (a kill included) and leaves no file behind.
+        let lock = std::fs::File::open(&dir).map_err(|cause| ResumeError::Folder {
+            path: dir.clone(),
+            cause,
+        })?;
+        lock.try_lock()
+            .map_err(|_| ResumeError::Busy { path: dir.clone() })?;
         let path = dir.join(CHECKPOINT);
         let checkpoint = match std::fs::symlink_metadata(&path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Checkpoint {
@@ -201,6 +216,7 @@ impl Parts {
             }
         };
         Ok(Parts {
+            _lock: lock,
             dir,
             checkpoint,
             every: every.max(1) as u64,
