@@ -384,9 +384,14 @@ fn classify_into(
     if let Some(counts) = counts {
         counts.commit()?;
     }
-    if let Some(parts) = parts {
-        // The table is in place: the parts are not needed any more.
-        parts.remove()?;
+    if let Some(parts) = parts
+        && let Err(e) = parts.remove()
+    {
+        // The table is in place whatever is left beside it.
+        eprintln!(
+            "remis: warning: {}",
+            terminal_safe(&format!("the checkpoints were not all removed: {e}"))
+        );
     }
     Ok(!summary.problems.is_empty())
 }
