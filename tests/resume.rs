@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use remis_report::analysis::{self, Settings, summary};
+use remis_report::analysis::summary;
 
 mod common;
-use common::{read_table, remis, scratch, stderr, succeeded};
+use common::{default_settings, read_table, remis, scratch, stderr, succeeded};
 
 fn sample() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data/lichess-sample.pgn.zst")
@@ -37,14 +37,6 @@ fn classify(input: &Path, out: &Path, extra: &[&str]) -> Command {
         .arg(out)
         .arg(input);
     command
-}
-
-fn settings() -> Settings {
-    Settings {
-        filters: analysis::Filters::default(),
-        patterns: remis_report::study::EventPatterns::default(),
-        catalogue: remis_report::study::events::EventCatalogue::built_in(),
-    }
 }
 
 /// Parts named in a checkpoint, 0 when there is none yet.
@@ -119,7 +111,7 @@ fn assert_same_run(table: &Path, want: &polars::prelude::DataFrame, what: &str) 
 fn a_run_killed_anywhere_resumes_to_the_uninterrupted_table() {
     let dir = scratch("killed");
     let input = sample();
-    let settings = settings();
+    let settings = default_settings();
     let config = settings.config();
     // Never interrupted, with checkpoints and without.
     let plain = dir.join("plain");

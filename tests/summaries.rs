@@ -11,7 +11,7 @@ use polars::prelude::SerReader;
 use remis_report::analysis::{self, Merge, Settings, Summary, summary};
 
 mod common;
-use common::{remis, scratch, succeeded};
+use common::{default_settings, remis, scratch, succeeded};
 
 /// The sample's PGN text, cut into `parts` files of whole games in order.
 fn sample_in_parts(dir: &Path, parts: usize) -> Vec<PathBuf> {
@@ -451,14 +451,6 @@ fn same_in_batches(table: &Path, settings: &Settings, sizes: &[usize]) -> Summar
         );
     }
     whole
-}
-
-fn default_settings() -> Settings {
-    Settings {
-        filters: analysis::Filters::default(),
-        patterns: remis_report::study::EventPatterns::default(),
-        catalogue: remis_report::study::events::EventCatalogue::built_in(),
-    }
 }
 
 /// Row groups in a Parquet file.
