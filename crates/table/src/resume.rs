@@ -270,22 +270,21 @@ impl Parts {
     /// Removes the parts and the checkpoint, and the folder when nothing
     /// else is in it: once the table is in place, they are not needed.
     pub fn remove(self) -> Result<(), ResumeError> {
-        let ours = |name: &std::ffi::OsStr| {
-            let text = name.to_string_lossy();
-            text == CHECKPOINT
-                || (text.ends_with(".part") && self.checkpoint.parts.iter().any(|p| p.name == text))
-        };
+        // The checkpoint, the parts, and the temporary files of either
+        // that a stopped run left.
+        let own: Vec<&str> = std::iter::once(CHECKPOINT)
+            .chain(self.checkpoint.parts.iter().map(|p| p.name.as_str()))
+            .collect();
         let entries = std::fs::read_dir(&self.dir).map_err(|cause| ResumeError::Folder {
             path: self.dir.clone(),
             cause,
         })?;
         for entry in entries.flatten() {
             let name = entry.file_name();
-            let temporary = [CHECKPOINT.to_string()]
-                .into_iter()
-                .chain(self.checkpoint.parts.iter().map(|p| p.name.clone()))
-                .any(|own| crate::safe_file::temporary_pid(&name, own.as_ref()).is_some());
-            if ours(&name) || temporary {
+            let ours = own.iter().any(|&o| {
+                name == o || crate::safe_file::temporary_pid(&name, o.as_ref()).is_some()
+            });
+            if ours {
                 // `remove_file` removes a symlink itself, never what it
                 // points to.
                 let _ = std::fs::remove_file(entry.path());
