@@ -606,10 +606,13 @@ fn standings_of(events: &[(&str, usize)]) -> analysis::scoring::ScoringCounts {
     for &(event, players) in events {
         let key = (event.to_string(), Some(2025));
         counts.event_games.insert(key.clone(), players as u64);
-        let table = counts.standings.entry(key).or_default();
-        for p in 0..players {
-            table.insert(format!("{event} player {p}"), [2, 0, 0, 0, 1]);
-        }
+        let entries = (0..players)
+            .map(|p| (format!("{event} player {p}").into(), [2, 0, 0, 0, 1]))
+            .collect();
+        counts.standings.insert(
+            key,
+            analysis::scoring::EventStandings::from_entries(entries),
+        );
     }
     counts
 }

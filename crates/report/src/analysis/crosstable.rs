@@ -137,7 +137,7 @@ pub fn counts_from(df: &DataFrame, keep: &dyn Fn(&EventYear) -> bool) -> Result<
 pub fn crosstable(
     counts: &PairingCounts,
     event: &EventYear,
-    players: &[&String],
+    players: &[&str],
 ) -> Option<Crosstable> {
     let k = players.len() as u64;
     if k < 2 {
@@ -208,7 +208,7 @@ mod tests {
 
     fn judge(games: &[(&str, &str, &str)]) -> Option<Crosstable> {
         let (c, players) = counts(games);
-        let players: Vec<&String> = players.iter().collect();
+        let players: Vec<&str> = players.iter().map(String::as_str).collect();
         crosstable(&c, &("E".to_string(), Some(2000)), &players)
     }
 

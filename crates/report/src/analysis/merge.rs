@@ -21,6 +21,12 @@ impl Merge for u64 {
     }
 }
 
+impl Merge for u16 {
+    fn absorb(&mut self, other: u16) {
+        *self = self.saturating_add(other);
+    }
+}
+
 impl Merge for Proportion {
     fn absorb(&mut self, other: Proportion) {
         self.n = self.n.saturating_add(other.n);

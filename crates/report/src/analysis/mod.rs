@@ -17,6 +17,7 @@ pub mod outcomes;
 pub mod players;
 pub mod rule_study;
 pub mod scoring;
+pub mod standings;
 pub mod summary;
 pub mod table;
 

@@ -169,7 +169,8 @@ pub struct ScoringStudy {
 /// section) have about 4,000 games a year.
 pub const STANDINGS_MAX_GAMES: u64 = 10_000;
 
-/// (event, player) entries of the standings kept at most, some 200 MiB:
+/// (event, player) entries of the standings kept at most, some 80 MiB
+/// ([`EventStandings`]: about 36 bytes an entry):
 /// past them, the events with the most players are left out of the
 /// standings until half as many are kept, and stay out
 /// ([`ScoringCounts::left_out`]). Below it the standings are exact; the
@@ -180,9 +181,10 @@ pub const STANDINGS_KEPT: usize = 1 << 21;
 
 type EventYear = (String, Option<i16>);
 
-/// Points of one player under each system of [`System::ALL`], in the
-/// systems' units, and (last) the games the player played.
-pub type Points = [u64; 5];
+pub use super::standings::{EventStandings, Player, Points};
+
+// Points are 16-bit counts (see [`Points`]).
+const _: () = assert!(STANDINGS_MAX_GAMES * 3 <= u16::MAX as u64);
 
 /// Where a player's games are counted in [`Points`].
 const GAMES: usize = 4;
@@ -194,7 +196,7 @@ pub struct ScoringCounts {
     #[serde(with = "pairs")]
     pub event_games: BTreeMap<EventYear, u64>,
     #[serde(with = "pairs")]
-    pub standings: BTreeMap<EventYear, BTreeMap<String, Points>>,
+    pub standings: BTreeMap<EventYear, EventStandings>,
     #[serde(with = "pairs")]
     pub plus_remise_draws: BTreeMap<(String, u8), u64>,
     /// Pairings and rounds of the events whose standings look complete.
@@ -228,7 +230,7 @@ impl ScoringCounts {
     /// games come in, so past the bound a summary is no longer the same
     /// whatever its batches; the events left out are counted.
     pub fn keep_within(&mut self, entries: usize) {
-        let mut kept: usize = self.standings.values().map(BTreeMap::len).sum();
+        let mut kept: usize = self.standings.values().map(EventStandings::len).sum();
         if kept <= entries {
             return;
         }
@@ -410,7 +412,7 @@ pub fn candidates(counts: &ScoringCounts) -> std::collections::BTreeSet<EventYea
         .standings
         .iter()
         .filter(|(_, table)| {
-            let players: Vec<(&String, &Points)> = table.iter().collect();
+            let players: Vec<(&Player, &Points)> = table.iter().collect();
             looks_complete(&players) && crosstable_sized(&players)
         })
         .map(|(key, _)| key.clone())
@@ -467,32 +469,37 @@ fn add_standings(out: &mut ScoringCounts, standings: &DataFrame) -> Result<()> {
     let events = standings.column(Column::Event.name())?.str()?;
     let years = standings.column(Column::Year.name())?.i16()?;
     let players = standings.column("player")?.str()?;
-    let points: Vec<Vec<u64>> = System::ALL
+    let points: Vec<Vec<u16>> = System::ALL
         .iter()
         .map(|s| s.column())
         .chain(std::iter::once("games"))
-        .map(|name| -> Result<Vec<u64>> {
+        .map(|name| -> Result<Vec<u16>> {
             Ok(standings
                 .column(name)?
                 .u64()?
                 .iter()
-                .map(|v| v.unwrap_or(0))
+                .map(|v| u16::try_from(v.unwrap_or(0)).unwrap_or(u16::MAX))
                 .collect())
         })
         .collect::<Result<_>>()?;
+    let mut batch: BTreeMap<EventYear, Vec<(Player, Points)>> = BTreeMap::new();
     for i in 0..standings.height() {
         let key = (events.get(i).unwrap_or_default().to_string(), years.get(i));
         let mut p: Points = [0; 5];
         for (k, column) in points.iter().enumerate() {
             p[k] = column[i];
         }
-        out.standings
+        batch
             .entry(key)
             .or_default()
-            .entry(players.get(i).unwrap_or("?").to_string())
-            .or_insert([0; 5])
-            .absorb(p);
+            .push((Player::from(players.get(i).unwrap_or("?")), p));
     }
+    out.standings.absorb(
+        batch
+            .into_iter()
+            .map(|(key, entries)| (key, EventStandings::from_entries(entries)))
+            .collect(),
+    );
     let games = &out.event_games;
     out.standings
         .retain(|key, _| games.get(key).is_some_and(|&n| n <= STANDINGS_MAX_GAMES));
@@ -534,8 +541,8 @@ pub const CROSSTABLE_MIN_GAMES: u64 = 4;
 /// Whether an event is large enough for its standings to mean anything:
 /// [`CROSSTABLE_MIN_GAMES`] games or more, and every player with two or
 /// more.
-fn crosstable_sized(players: &[(&String, &Points)]) -> bool {
-    let sides: u64 = players.iter().map(|(_, p)| p[GAMES]).sum();
+fn crosstable_sized(players: &[(&Player, &Points)]) -> bool {
+    let sides: u64 = players.iter().map(|(_, p)| u64::from(p[GAMES])).sum();
     sides / 2 >= CROSSTABLE_MIN_GAMES && players.iter().all(|(_, p)| p[GAMES] >= 2)
 }
 
@@ -545,9 +552,12 @@ fn crosstable_sized(players: &[(&String, &Points)]) -> bool {
 /// withdrawal costs a game). A player collection holds the profiled
 /// player's games and one or two of each opponent's; an arena has players
 /// of every number of games: neither looks complete.
-fn looks_complete(players: &[(&String, &Points)]) -> bool {
+fn looks_complete(players: &[(&Player, &Points)]) -> bool {
     let most = players.iter().map(|(_, p)| p[GAMES]).max().unwrap_or(0);
-    players.len() >= 2 && players.iter().all(|(_, p)| p[GAMES] + 1 >= most)
+    players.len() >= 2
+        && players
+            .iter()
+            .all(|(_, p)| u32::from(p[GAMES]) + 1 >= u32::from(most))
 }
 
 /// Ranks every complete event's players under each system and compares
@@ -567,7 +577,7 @@ pub fn scoring_study(counts: &ScoringCounts) -> ScoringStudy {
         }
     }
     for ((event, year), table) in &counts.standings {
-        let players: Vec<(&String, &Points)> = table.iter().collect();
+        let players: Vec<(&Player, &Points)> = table.iter().collect();
         if !looks_complete(&players) {
             study.incomplete_events += 1;
             continue;
@@ -576,7 +586,7 @@ pub fn scoring_study(counts: &ScoringCounts) -> ScoringStudy {
             study.small_events += 1;
             continue;
         }
-        let names: Vec<&String> = players.iter().map(|(name, _)| *name).collect();
+        let names: Vec<&str> = players.iter().map(|(name, _)| name.as_str()).collect();
         match crosstable::crosstable(&counts.pairings, &(event.clone(), *year), &names) {
             None => {
                 study.unpaired_events += 1;
@@ -598,7 +608,7 @@ pub fn scoring_study(counts: &ScoringCounts) -> ScoringStudy {
                 .iter()
                 .zip(ranks)
                 .filter(|(_, r)| **r == 1)
-                .map(|((name, _), _)| (*name).clone())
+                .map(|((name, _), _)| name.to_string())
                 .collect()
         };
         for (k, system) in System::ALL.iter().enumerate().skip(1) {
