@@ -71,9 +71,11 @@ fn is_plain_number(cell: &str) -> bool {
 }
 
 /// A column of a [`PageTable`], declared once for the page and the CSV: its
-/// heading on the page and its name in the CSV. A column may be on the
-/// page only (a share the page works out from the counts) or in the CSV
-/// only (an interval's bounds, which the page writes in one cell).
+/// heading on the page (markup, written as it is: escape what is not a
+/// literal) and its name in the CSV. A column may be on the page only (a
+/// share the page works out from the counts) or in the CSV only (an
+/// interval's bounds, which the page writes in one cell). The page's
+/// columns are in the order declared, and so are the CSV's.
 #[derive(Copy, Clone, Debug)]
 pub enum Col<'a> {
     /// On both: the page's heading, the CSV's name.
@@ -84,9 +86,34 @@ pub enum Col<'a> {
     Csv(&'a str),
 }
 
+/// How a [`PageTable`] sits on the page.
+#[derive(Copy, Clone, Debug)]
+pub struct Layout<'a> {
+    /// The table's `id`.
+    pub id: Option<&'a str>,
+    /// The page columns (by position) that are left-aligned labels; the
+    /// others are numbers.
+    pub labels: &'a [usize],
+    /// In a frame that scrolls sideways (`<div class="wide">`).
+    pub wide: bool,
+    /// The header row in a `<thead>`.
+    pub thead: bool,
+}
+
+impl Default for Layout<'_> {
+    /// The first column the label, no id, no frame.
+    fn default() -> Self {
+        Layout {
+            id: None,
+            labels: &[0],
+            wide: false,
+            thead: false,
+        }
+    }
+}
+
 /// A table of the page with its CSV download, whose header is declared
-/// once ([`Col`]). The first page column is a left-aligned label; the
-/// others are numbers.
+/// once ([`Col`]).
 ///
 /// ```
 /// use remis_report::render::format::{Col, PageTable};
@@ -101,16 +128,34 @@ pub enum Col<'a> {
 pub struct PageTable<'a> {
     file: &'a str,
     names: Vec<&'a str>,
+    labels: &'a [usize],
+    wide: bool,
     page: String,
     csv: Vec<Vec<String>>,
 }
 
 impl<'a> PageTable<'a> {
-    /// Opens the table on the page with its header row.
+    /// Opens the table on the page with its header row; the first column
+    /// is the label.
     pub fn new(file: &'a str, columns: &[Col<'a>]) -> PageTable<'a> {
-        let mut page = String::from("<table><tr>");
+        PageTable::with_layout(file, columns, Layout::default())
+    }
+
+    /// Opens the table on the page, laid out as `layout` says.
+    pub fn with_layout(file: &'a str, columns: &[Col<'a>], layout: Layout<'a>) -> PageTable<'a> {
+        let mut page = String::new();
+        if layout.wide {
+            page.push_str("<div class=\"wide\">");
+        }
+        match layout.id {
+            Some(id) => {
+                let _ = write!(page, "<table id=\"{}\">", escape(id));
+            }
+            None => page.push_str("<table>"),
+        }
+        page.push_str(if layout.thead { "<thead><tr>" } else { "<tr>" });
         let mut names = Vec::with_capacity(columns.len());
-        let mut first = true;
+        let mut shown = 0;
         for column in columns {
             let heading = match *column {
                 Col::Both(heading, name) => {
@@ -124,27 +169,38 @@ impl<'a> PageTable<'a> {
                 }
             };
             if let Some(heading) = heading {
-                let class = if std::mem::take(&mut first) {
-                    " class=\"l\""
-                } else {
-                    ""
-                };
-                let _ = write!(page, "<th{class}>{}</th>", escape(heading));
+                let class = label_class(layout.labels, shown);
+                let _ = write!(page, "<th{class}>{heading}</th>");
+                shown += 1;
             }
         }
-        page.push_str("</tr>");
+        page.push_str(if layout.thead {
+            "</tr></thead>"
+        } else {
+            "</tr>"
+        });
         PageTable {
             file,
             names,
+            labels: layout.labels,
+            wide: layout.wide,
             page,
             csv: Vec::new(),
         }
     }
 
-    /// A row: its page cells (text already escaped and formatted, the first
-    /// the label) and its CSV values.
+    /// A row: its page cells (text already escaped and formatted) and its
+    /// CSV values.
     pub fn row(&mut self, page: &[String], csv: Vec<String>) {
         self.page_row(page);
+        self.csv.push(csv);
+    }
+
+    /// A row whose page cells are written as markup: `attributes` of the
+    /// `<tr>` (such as ` class="small"`) and its `<td>` elements (a share
+    /// with its interval as a tooltip: [`share_cell`]).
+    pub fn row_markup(&mut self, attributes: &str, cells: &str, csv: Vec<String>) {
+        let _ = write!(self.page, "<tr{attributes}>{cells}</tr>");
         self.csv.push(csv);
     }
 
@@ -152,7 +208,7 @@ impl<'a> PageTable<'a> {
     pub fn page_row(&mut self, page: &[String]) {
         self.page.push_str("<tr>");
         for (i, cell) in page.iter().enumerate() {
-            let class = if i == 0 { " class=\"l\"" } else { "" };
+            let class = label_class(self.labels, i);
             let _ = write!(self.page, "<td{class}>{cell}</td>");
         }
         self.page.push_str("</tr>");
@@ -160,9 +216,29 @@ impl<'a> PageTable<'a> {
 
     /// Closes the table and adds its CSV download.
     pub fn finish(self, h: &mut String) {
+        self.finish_with(h, "");
+    }
+
+    /// Closes the table, writes `between` (a caption that belongs under
+    /// the table), then the CSV download.
+    pub fn finish_with(self, h: &mut String, between: &str) {
         h.push_str(&self.page);
-        h.push_str("</table>\n");
+        h.push_str(if self.wide {
+            "</table></div>\n"
+        } else {
+            "</table>\n"
+        });
+        h.push_str(between);
         h.push_str(&csv_download(self.file, &self.names, &self.csv));
+    }
+}
+
+/// The class attribute of a label column's cells.
+fn label_class(labels: &[usize], column: usize) -> &'static str {
+    if labels.contains(&column) {
+        " class=\"l\""
+    } else {
+        ""
     }
 }
 
@@ -202,6 +278,22 @@ pub fn share_header<'a>(first: &[&'a str]) -> Vec<&'a str> {
     let mut header = first.to_vec();
     header.extend(["games", "draws", "draw_rate", "ci95_low", "ci95_high"]);
     header
+}
+
+/// A [`PageTable`]'s columns: the given ones, then a share's: its games,
+/// draw rate and interval on the page, and the CSV cells of
+/// [`share_cells`] (under the names of [`share_header`]).
+pub fn share_columns<'a>(first: &[Col<'a>]) -> Vec<Col<'a>> {
+    let mut columns = first.to_vec();
+    columns.extend([
+        Col::Both("Games", "games"),
+        Col::Csv("draws"),
+        Col::Both("Draw rate", "draw_rate"),
+        Col::Page("95% interval"),
+        Col::Csv("ci95_low"),
+        Col::Csv("ci95_high"),
+    ]);
+    columns
 }
 
 /// A proportion as CSV cells: n, successes, rate, interval.
@@ -245,6 +337,53 @@ pub fn share_cell(p: &Proportion) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_page_table_declares_its_header_once_for_page_and_csv() {
+        let columns = share_columns(&[Col::Both("Played", "played"), Col::Both("Class", "class")]);
+        let mut table = PageTable::with_layout(
+            "t.csv",
+            &columns,
+            Layout {
+                id: Some("by-play"),
+                labels: &[0, 1],
+                wide: true,
+                thead: true,
+            },
+        );
+        let p = Proportion::new(1, 4);
+        let mut csv = vec!["online".to_string(), "blitz".to_string()];
+        csv.extend(share_cells(&p));
+        let page = [
+            "online".into(),
+            "blitz".into(),
+            "4".into(),
+            pct(p.rate()),
+            interval(&p),
+        ];
+        table.row(&page, csv);
+        table.row_markup(" class=\"small\"", "<td>x</td>", vec!["a,b".into()]);
+        let mut h = String::new();
+        table.finish_with(&mut h, "<p>note</p>\n");
+        assert!(h.starts_with(
+            "<div class=\"wide\"><table id=\"by-play\"><thead><tr><th class=\"l\">Played</th>\
+             <th class=\"l\">Class</th><th>Games</th><th>Draw rate</th><th>95% interval</th></tr></thead>\
+             <tr><td class=\"l\">online</td><td class=\"l\">blitz</td><td>4</td><td>25.0%</td>"
+        ));
+        assert!(h.contains(
+            "<tr class=\"small\"><td>x</td></tr></table></div>\n<p>note</p>\n<p class=\"csv\">"
+        ));
+        // The CSV: the columns' names in declared order, then the rows.
+        let header = "played,class,games,draws,draw_rate,ci95_low,ci95_high";
+        let encoded: String = header.replace(',', "%2C");
+        assert!(h.contains(&format!(
+            "charset=utf-8,{encoded}%0Aonline%2Cblitz%2C4%2C1%2C0.2500%2C"
+        )));
+        assert!(
+            h.contains("%0A%22a%2Cb%22%0A"),
+            "a field with a comma is quoted"
+        );
+    }
 
     #[test]
     fn csv_cells_that_a_spreadsheet_would_run_are_neutralised() {

@@ -87,6 +87,8 @@ pub fn format_audit_section(h: &mut String, audit: &FormatAudit) {
             ]);
         }
     }
+    // The CSV lists the evidence behind each label and every series in
+    // full (the page shows the largest): another table than the page's.
     h.push_str(&csv_download(
         "format-audit.csv",
         &["play", "speed", "kind", "what", "games"],

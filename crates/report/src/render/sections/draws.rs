@@ -4,38 +4,44 @@
 use super::*;
 
 pub(super) fn band_table(h: &mut String, stats: &DrawStats, scheme: &BandScheme) {
-    h.push_str("<div class=\"wide\"><table><tr><th class=\"l\">Band</th><th>Games</th><th>Draws</th><th>Draw rate</th><th>95% interval</th></tr>");
+    let mut table = PageTable::with_layout(
+        "draw-rate-by-band.csv",
+        &[
+            Col::Both("Band", "band"),
+            Col::Both("Games", "games"),
+            Col::Both("Draws", "draws"),
+            Col::Both("Draw rate", "draw_rate"),
+            Col::Page("95% interval"),
+            Col::Csv("ci95_low"),
+            Col::Csv("ci95_high"),
+        ],
+        Layout {
+            wide: true,
+            ..Layout::default()
+        },
+    );
     for (band, p) in &stats.by_band {
         let small = if p.n < MIN_CELL_GAMES {
             " class=\"small\""
         } else {
             ""
         };
-        let _ = write!(
-            h,
-            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td{small}>{}</td><td{small}>{}</td></tr>",
-            escape(&scheme.label(*band)),
-            thousands(p.n),
-            thousands(p.successes),
-            pct(p.rate()),
-            interval(p)
+        let mut row = vec![scheme.label(*band)];
+        row.extend(share_cells(p));
+        table.row_markup(
+            "",
+            &format!(
+                "<td class=\"l\">{}</td><td>{}</td><td>{}</td><td{small}>{}</td><td{small}>{}</td>",
+                escape(&scheme.label(*band)),
+                thousands(p.n),
+                thousands(p.successes),
+                pct(p.rate()),
+                interval(p)
+            ),
+            row,
         );
     }
-    h.push_str("</table></div>\n");
-    let rows: Vec<Vec<String>> = stats
-        .by_band
-        .iter()
-        .map(|(band, p)| {
-            let mut row = vec![scheme.label(*band)];
-            row.extend(share_cells(p));
-            row
-        })
-        .collect();
-    h.push_str(&csv_download(
-        "draw-rate-by-band.csv",
-        &share_header(&["band"]),
-        &rows,
-    ));
+    table.finish(h);
     h.push_str("</section>\n");
 }
 
@@ -87,6 +93,8 @@ pub(super) fn draw_type_table(h: &mut String, stats: &DrawStats, scheme: &BandSc
         h.push_str("</tr>");
     }
     h.push_str("</table></div>\n<p class=\"caption\">Shares of each band's draws.</p>\n");
+    // The CSV is the long form of this table (a row per band and draw
+    // type, with counts), not its copy: written apart from the page's.
     h.push_str(&csv_download(
         "draw-types-by-band.csv",
         &["band", "draw_type", "draws_of_type", "draws"],
@@ -144,6 +152,9 @@ pub fn heatmap(
             thousands(n)
         );
     }
+    // The long form of the band × year tables (a row per cell, with its
+    // counts and interval): one CSV for the screen's table and the
+    // printed parts.
     h.push_str(&csv_download(
         "draw-rate-by-band-and-year.csv",
         &share_header(&["band", "years"]),

@@ -67,9 +67,7 @@ pub fn outcomes(
          Black's wins in each band; White's score (a win 1, a draw ½) with a 95% interval, next to the score the \
          rating difference predicts by the FIDE rating regulations' table 8.1(b) (differences over 400 count as \
          400), averaged over the band's rated games. Bands with fewer than {MIN_CELL_GAMES} games are left out of \
-         the chart and greyed in the table.{}</p>\n<figure>{svg}</figure>\n\
-         <table><tr><th class=\"l\">Band</th><th>Games</th><th>White wins</th><th>Draws</th><th>Black wins</th>\
-         <th>White's score (95%)</th><th>Expected</th></tr>",
+         the chart and greyed in the table.{}</p>\n<figure>{svg}</figure>\n",
         if glicko {
             " Table 8.1(b) is FIDE's table for Elo ratings; for these online Glicko ratings the expected score is \
              indicative only (Glicko-2 predicts with its own formula, which needs the rating deviations)."
@@ -77,7 +75,20 @@ pub fn outcomes(
             " Table 8.1(b) applies to Elo ratings, as these are."
         }
     );
-    let mut csv = Vec::new();
+    let mut table = PageTable::new(
+        "outcomes-by-band.csv",
+        &[
+            Col::Both("Band", "band"),
+            Col::Both("Games", "games"),
+            Col::Both("White wins", "white_wins"),
+            Col::Both("Draws", "draws"),
+            Col::Both("Black wins", "black_wins"),
+            Col::Both("White's score (95%)", "white_score"),
+            Col::Csv("ci95_low"),
+            Col::Csv("ci95_high"),
+            Col::Both("Expected", "expected_score"),
+        ],
+    );
     let rows = o
         .by_band
         .iter()
@@ -88,51 +99,38 @@ pub fn outcomes(
             (String::new(), String::new(), String::new()),
             |(s, l, h)| (format!("{s:.4}"), format!("{l:.4}"), format!("{h:.4}")),
         );
-        csv.push(vec![
-            label.clone(),
-            c.games().to_string(),
-            c.white_wins.to_string(),
-            c.draws.to_string(),
-            c.black_wins.to_string(),
-            s,
-            lo,
-            hi,
-            c.expected_white_score()
-                .map_or(String::new(), |e| format!("{e:.4}")),
-        ]);
         let small = if c.games() < MIN_CELL_GAMES {
             " class=\"small\""
         } else {
             ""
         };
-        let _ = write!(
-            h,
-            "<tr{small}><td class=\"l\">{}</td><td>{}</td>{}{}{}<td>{}</td><td>{}</td></tr>",
-            escape(&label),
-            thousands(c.games()),
-            share_cell(&c.white_win_share()),
-            share_cell(&c.draw_share()),
-            share_cell(&c.black_win_share()),
-            score(c),
-            expected(c)
+        table.row_markup(
+            small,
+            &format!(
+                "<td class=\"l\">{}</td><td>{}</td>{}{}{}<td>{}</td><td>{}</td>",
+                escape(&label),
+                thousands(c.games()),
+                share_cell(&c.white_win_share()),
+                share_cell(&c.draw_share()),
+                share_cell(&c.black_win_share()),
+                score(c),
+                expected(c)
+            ),
+            vec![
+                label.clone(),
+                c.games().to_string(),
+                c.white_wins.to_string(),
+                c.draws.to_string(),
+                c.black_wins.to_string(),
+                s,
+                lo,
+                hi,
+                c.expected_white_score()
+                    .map_or(String::new(), |e| format!("{e:.4}")),
+            ],
         );
     }
-    h.push_str("</table>\n");
-    h.push_str(&csv_download(
-        "outcomes-by-band.csv",
-        &[
-            "band",
-            "games",
-            "white_wins",
-            "draws",
-            "black_wins",
-            "white_score",
-            "ci95_low",
-            "ci95_high",
-            "expected_score",
-        ],
-        &csv,
-    ));
+    table.finish(h);
     // By band and year, as a compact table of White's score, with the years
     // binned as in band × year (never more than 40 columns).
     let mut binned: BTreeMap<(Band, i16), OutcomeCounts> = BTreeMap::new();
@@ -260,6 +258,8 @@ pub fn rating_gap(h: &mut String, gap: &RatingGap, scheme: &BandScheme) {
         h.push_str("</tr>\n");
     }
     h.push_str("</table></div>\n");
+    // The long form of the heat map (a row per cell, with its counts and
+    // interval), not a copy of the page's grid.
     h.push_str(&csv_download(
         "draw-rate-by-rating-and-gap.csv",
         &share_header(&["mean_rating", "gap"]),

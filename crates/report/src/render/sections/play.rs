@@ -110,30 +110,22 @@ pub fn time_classes(
         h,
         "<section id=\"time-classes\">\n<h2>Draws by time control</h2>\n<p class=\"caption\">The time class comes from \
          the <code>TimeControl</code> tag (lichess's limits on base + 40 × increment), else from the event's name. \
-         One line per class.</p>\n<figure>{svg}</figure>\n<table><tr><th class=\"l\">Time class</th><th>Games</th>\
-         <th>Draw rate</th><th>95% interval</th></tr>"
+         One line per class.</p>\n<figure>{svg}</figure>\n"
     );
-    let mut csv = Vec::new();
+    let mut table = PageTable::new(
+        "draw-rate-by-time-class.csv",
+        &share_columns(&[Col::Both("Time class", "time_class")]),
+    );
     for class in &classes {
         let p = &t.by_class[class];
         let mut row = vec![class.clone()];
         row.extend(share_cells(p));
-        csv.push(row);
-        let _ = write!(
-            h,
-            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            escape(class),
-            thousands(p.n),
-            pct(p.rate()),
-            interval(p)
+        table.row(
+            &[escape(class), thousands(p.n), pct(p.rate()), interval(p)],
+            row,
         );
     }
-    h.push_str("</table>\n");
-    h.push_str(&csv_download(
-        "draw-rate-by-time-class.csv",
-        &share_header(&["time_class"]),
-        &csv,
-    ));
+    table.finish(h);
     let mix = charts::draw_mix_by_class(format)?;
     if !mix.is_empty() {
         let _ = writeln!(
@@ -192,12 +184,18 @@ pub(super) fn play_headline(h: &mut String, format: &crate::analysis::games::For
     if cells.is_empty() {
         return;
     }
-    let _ = write!(
-        h,
-        "<table id=\"by-play\"><tr><th class=\"l\">Played</th><th class=\"l\">Time class</th><th>Games</th>\
-         <th>Draw rate</th><th>95% interval</th></tr>"
+    let mut table = PageTable::with_layout(
+        "draw-rate-by-play-and-time-class.csv",
+        &share_columns(&[
+            Col::Both("Played", "played"),
+            Col::Both("Time class", "time_class"),
+        ]),
+        Layout {
+            id: Some("by-play"),
+            labels: &[0, 1],
+            ..Layout::default()
+        },
     );
-    let mut rows = Vec::new();
     for play in crate::analysis::table::Play::ALL {
         let mut classes: Vec<String> = cells
             .keys()
@@ -212,33 +210,33 @@ pub(super) fn play_headline(h: &mut String, format: &crate::analysis::games::For
             } else {
                 ""
             };
-            let _ = write!(
-                h,
-                "<tr{small}><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                play.as_str(),
-                escape(&class),
-                thousands(p.n),
-                pct(p.rate()),
-                interval(&p)
-            );
             let mut row = vec![play.as_str().to_string(), class.clone()];
             row.extend(share_cells(&p));
-            rows.push(row);
+            table.row_markup(
+                small,
+                &format!(
+                    "<td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td>",
+                    play.as_str(),
+                    escape(&class),
+                    thousands(p.n),
+                    pct(p.rate()),
+                    interval(&p)
+                ),
+                row,
+            );
         }
     }
-    h.push_str("</table>\n<p class=\"caption\">Decided for each game when it was classified, from the strongest \
+    table.finish_with(
+        h,
+        "<p class=\"caption\">Decided for each game when it was classified, from the strongest \
         evidence in its tags, and kept in the table (columns <code>play</code>, <code>play_by</code>, <code>speed</code>, \
         <code>speed_by</code>). Played: online when the <code>Site</code> tag names an online platform; else as the \
         event's name says (a series known to be played over the board or online, in all its spellings: Titled Tue, PRO \
         League, …; <code>data/event_patterns.toml</code>); else over the board when <code>Site</code> names a place, \
         or before 1992; otherwise unknown. \"Int\" in an event's name is international, never the internet. Time \
         class: from <code>TimeControl</code>, else from the event's name (a play-off is rapid from 1996 only), else \
-        classical.</p>\n");
-    h.push_str(&csv_download(
-        "draw-rate-by-play-and-time-class.csv",
-        &share_header(&["played", "time_class"]),
-        &rows,
-    ));
+        classical.</p>\n",
+    );
 }
 
 /// Draw rate by year for online and over-the-board play, per time class.

@@ -53,28 +53,44 @@ pub fn players_section(
         thousands(c.clusters as u64),
         rate = pct(overall.rate()),
     );
-    h.push_str(
-        "<div class=\"wide\"><table><tr><th class=\"l\">Most frequent players</th><th>Games</th><th>Share of games</th><th>Draw rate</th><th>95% interval</th></tr>",
+    let mut table = PageTable::with_layout(
+        "most-frequent-players.csv",
+        &[
+            Col::Both("Most frequent players", "player"),
+            Col::Page("Games"),
+            Col::Both("Share of games", "share_of_games"),
+            Col::Csv("games"),
+            Col::Csv("draws"),
+            Col::Both("Draw rate", "draw_rate"),
+            Col::Page("95% interval"),
+            Col::Csv("ci95_low"),
+            Col::Csv("ci95_high"),
+        ],
+        Layout {
+            wide: true,
+            ..Layout::default()
+        },
     );
-    let mut csv = Vec::new();
     for p in &c.top {
-        let _ = write!(
-            h,
-            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td>{}<td>{}</td></tr>",
-            escape(&p.name),
-            thousands(p.games.n),
-            pct(Some(p.share)),
-            share_cell(&p.games),
-            interval(&p.games)
-        );
         let mut row = vec![p.name.clone(), format!("{:.4}", p.share)];
         row.extend(share_cells(&p.games));
-        csv.push(row);
+        table.row_markup(
+            "",
+            &format!(
+                "<td class=\"l\">{}</td><td>{}</td><td>{}</td>{}<td>{}</td>",
+                escape(&p.name),
+                thousands(p.games.n),
+                pct(Some(p.share)),
+                share_cell(&p.games),
+                interval(&p.games)
+            ),
+            row,
+        );
     }
-    h.push_str("</table></div>\n");
+    let mut notes = String::new();
     if c.merged_players > 0 {
         let _ = write!(
-            h,
+            notes,
             "<details id=\"player-merges\"><summary>One identity per player: {} players are spelled in more \
              than one way</summary><p class=\"caption\">A player is the surname and the first initial, accents \
              folded, hyphens read as spaces, and transliterations read through a built-in table \
@@ -89,27 +105,23 @@ pub fn players_section(
         );
         for (name, spellings) in &c.merges {
             let _ = write!(
-                h,
+                notes,
                 "<li>{}: {}</li>",
                 escape(name),
                 escape(&spellings.join(" · "))
             );
         }
-        h.push_str("</ul></details>\n");
+        notes.push_str("</ul></details>\n");
     }
     if c.folded_players > 0 {
         let _ = writeln!(
-            h,
+            notes,
             "<p class=\"caption\">Bounded: past {} players, the {} with the fewest games are counted \
              together, not by name; the table and the clustered interval still cover every game.</p>",
             thousands(crate::analysis::players::PLAYER_CAP as u64),
             thousands(c.folded_players)
         );
     }
-    h.push_str(&csv_download(
-        "most-frequent-players.csv",
-        &share_header(&["player", "share_of_games"]),
-        &csv,
-    ));
+    table.finish_with(h, &notes);
     h.push_str("</section>\n");
 }

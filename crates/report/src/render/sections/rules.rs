@@ -48,39 +48,41 @@ pub fn rule_study_draw_types(h: &mut String, study: &crate::analysis::rule_study
     if kinds.is_empty() {
         return;
     }
-    h.push_str(
-        "<h3>Draw types under each regime</h3><div class=\"wide\"><table id=\"draw-types-by-regime\"><thead><tr>\
-         <th class=\"l\">Regime</th><th>Draws</th>",
+    h.push_str("<h3>Draw types under each regime</h3>");
+    // The page gives each type's share of the regime's draws, the CSV the
+    // counts behind them.
+    let headings: Vec<String> = kinds.iter().map(|k| escape(k.label())).collect();
+    let mut columns = vec![Col::Both("Regime", "regime"), Col::Both("Draws", "draws")];
+    columns.extend(
+        kinds
+            .iter()
+            .zip(&headings)
+            .map(|(k, heading)| Col::Both(heading, k.as_str())),
     );
-    for k in &kinds {
-        let _ = write!(h, "<th>{}</th>", escape(k.label()));
-    }
-    h.push_str("<th class=\"l\">What “agreed” counts here</th></tr></thead>");
-    let mut csv = Vec::new();
+    columns.push(Col::Page("What “agreed” counts here"));
+    let labels = [0, kinds.len() + 2];
+    let mut table = PageTable::with_layout(
+        "draw-types-by-regime.csv",
+        &columns,
+        Layout {
+            id: Some("draw-types-by-regime"),
+            labels: &labels,
+            wide: true,
+            thead: true,
+        },
+    );
     for (regime, g) in &study.regimes {
-        let _ = write!(
-            h,
-            "<tr><td class=\"l\">{}</td><td>{}</td>",
-            escape(regime.label()),
-            thousands(g.draws)
-        );
+        let mut page = vec![escape(regime.label()), thousands(g.draws)];
         let mut row = vec![regime.label().to_string(), g.draws.to_string()];
         for &k in &kinds {
             let p = g.draw_type_share(k);
-            let _ = write!(h, "<td>{}</td>", pct(p.rate()));
+            page.push(pct(p.rate()));
             row.push(p.successes.to_string());
         }
-        let _ = write!(
-            h,
-            "<td class=\"l\">{}</td></tr>",
-            escape(regime.agreed_means())
-        );
-        csv.push(row);
+        page.push(escape(regime.agreed_means()));
+        table.row(&page, row);
     }
-    h.push_str("</table></div>\n");
-    let mut header = vec!["regime", "draws"];
-    header.extend(kinds.iter().map(|k| k.as_str()));
-    h.push_str(&csv_download("draw-types-by-regime.csv", &header, &csv));
+    table.finish(h);
 }
 
 pub fn rule_study_regimes(h: &mut String, study: &crate::analysis::rule_study::RuleStudy) {
