@@ -317,3 +317,51 @@ pub fn rating_gap(h: &mut String, gap: &RatingGap, scheme: &BandScheme) {
     }
     h.push_str("</section>\n");
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counts(white_wins: u64, draws: u64, black_wins: u64) -> OutcomeCounts {
+        OutcomeCounts {
+            white_wins,
+            draws,
+            black_wins,
+            ..OutcomeCounts::default()
+        }
+    }
+
+    #[test]
+    fn a_band_under_the_minimum_is_greyed_and_all_bands_close_the_table() {
+        let mut o = Outcomes::default();
+        o.by_band.insert(Band::Rated(25), counts(40, 40, 20));
+        o.by_band.insert(Band::Rated(26), counts(2, 1, 0));
+        o.overall = counts(42, 41, 20);
+        let mut h = String::new();
+        outcomes(
+            &mut h,
+            &o,
+            &BandScheme::width(100),
+            YearBins::NONE,
+            &BTreeMap::new(),
+        )
+        .unwrap();
+        let table = &h[h.find("<th class=\"l\">Band</th>").unwrap()..];
+        let (big, small, all) = (
+            table.find("<tr><td class=\"l\">2500").unwrap(),
+            table
+                .find("<tr class=\"small\"><td class=\"l\">2600")
+                .unwrap(),
+            table
+                .find("<tr><td class=\"l\">All</td><td>103</td>")
+                .unwrap(),
+        );
+        assert!(big < small && small < all);
+        let csv = &h[h.find("download=\"outcomes-by-band.csv\"").unwrap()..];
+        assert!(csv.contains(
+            "band%2Cgames%2Cwhite_wins%2Cdraws%2Cblack_wins%2Cwhite_score%2Cci95_low%2Cci95_high%2Cexpected_score%0A"
+        ));
+        // White's score in the band of 100 games: (40 + 20) / 100.
+        assert!(csv.contains("%2C100%2C40%2C40%2C20%2C0.6000%2C"));
+    }
+}

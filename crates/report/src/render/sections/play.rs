@@ -326,3 +326,52 @@ pub(super) fn speed_color(speed: &str) -> plotters::style::RGBColor {
         .unwrap_or(ORDER.len());
     crate::render::palette::CATEGORY_COLORS[i % crate::render::palette::CATEGORY_COLORS.len()]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::games::TimeClasses;
+
+    #[test]
+    fn each_time_class_is_a_row_of_the_page_and_of_the_csv() {
+        let mut t = TimeClasses::default();
+        for (class, n, draws) in [("blitz", 200, 50), ("classical", 100, 60)] {
+            t.by_class.insert(class.into(), Proportion::new(draws, n));
+            t.by_class_band
+                .insert((class.into(), Band::Rated(20)), Proportion::new(draws, n));
+        }
+        let mut h = String::new();
+        time_classes(
+            &mut h,
+            &t,
+            &FormatCounts::default(),
+            &BandScheme::width(100),
+        )
+        .unwrap();
+        assert!(h.contains(
+            "<tr><th class=\"l\">Time class</th><th>Games</th><th>Draw rate</th><th>95% interval</th></tr>"
+        ));
+        for (class, n, rate) in [("blitz", 200, "25.0%"), ("classical", 100, "60.0%")] {
+            assert!(
+                h.contains(&format!(
+                    "<tr><td class=\"l\">{class}</td><td>{n}</td><td>{rate}</td>"
+                )),
+                "{class}"
+            );
+        }
+        let csv = &h[h.find("download=\"draw-rate-by-time-class.csv\"").unwrap()..];
+        assert!(csv.contains("time_class%2Cgames%2Cdraws%2Cdraw_rate%2Cci95_low%2Cci95_high%0A"));
+        assert!(csv.contains("%0Aclassical%2C100%2C60%2C0.6000%2C"));
+        // One class alone is not a comparison: no section.
+        t.by_class.remove("blitz");
+        let mut h = String::new();
+        time_classes(
+            &mut h,
+            &t,
+            &FormatCounts::default(),
+            &BandScheme::width(100),
+        )
+        .unwrap();
+        assert!(h.is_empty());
+    }
+}

@@ -125,3 +125,63 @@ pub fn players_section(
     table.finish_with(h, &notes);
     h.push_str("</section>\n");
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::players::{Concentration, Frequent};
+    use crate::analysis::table::CubeRow;
+
+    #[test]
+    fn the_most_frequent_players_table_has_its_csv_after_the_notes() {
+        let stats = DrawStats::from_cube(&[CubeRow {
+            band: Band::Rated(25),
+            year: Some(2000),
+            is_draw: true,
+            draw_type: None,
+            moves: None,
+            games: 10,
+        }]);
+        let c = Concentration {
+            games: 10,
+            players: 3,
+            folded_players: 1,
+            top: vec![
+                Frequent {
+                    name: "Smith, J. <Jr>".into(),
+                    games: Proportion::new(4, 8),
+                    share: 0.8,
+                },
+                Frequent {
+                    name: "Tal, M.".into(),
+                    games: Proportion::new(1, 2),
+                    share: 0.2,
+                },
+            ],
+            merges: vec![(
+                "Tal, M.".into(),
+                vec!["Tal, M.".into(), "Tal, Mikhail".into()],
+            )],
+            merged_players: 1,
+            median_games: Some(2),
+            ..Concentration::default()
+        };
+        let mut h = String::new();
+        players_section(&mut h, &c, &stats);
+        let table = h
+            .find("<th class=\"l\">Most frequent players</th>")
+            .unwrap();
+        let row = h.find("<td class=\"l\">Smith, J. &lt;Jr&gt;</td><td>8</td><td>80.0%</td>");
+        let (merges, folded) = (
+            h.find("id=\"player-merges\"").unwrap(),
+            h.find("Bounded: past").unwrap(),
+        );
+        let csv = h.find("download=\"most-frequent-players.csv\"").unwrap();
+        assert!(row.is_some_and(|r| table < r && r < merges), "{h}");
+        assert!(merges < folded && folded < csv);
+        // The CSV: a player's share of games, then her games and draws.
+        assert!(h[csv..].contains("player%2Cshare_of_games%2Cgames%2Cdraws%2Cdraw_rate"));
+        assert!(h[csv..].contains("%22Tal%2C%20M.%22%2C0.2000%2C2%2C1%2C0.5000"));
+        assert!(h.ends_with("</section>\n"));
+    }
+}
