@@ -285,16 +285,19 @@ pub fn share_header<'a>(first: &[&'a str]) -> Vec<&'a str> {
 /// [`share_cells`] (under the names of [`share_header`]).
 pub fn share_columns<'a>(first: &[Col<'a>]) -> Vec<Col<'a>> {
     let mut columns = first.to_vec();
-    columns.extend([
-        Col::Both("Games", "games"),
-        Col::Csv("draws"),
-        Col::Both("Draw rate", "draw_rate"),
-        Col::Page("95% interval"),
-        Col::Csv("ci95_low"),
-        Col::Csv("ci95_high"),
-    ]);
+    columns.extend([Col::Both("Games", "games"), Col::Csv("draws")]);
+    columns.extend(RATE_COLUMNS);
     columns
 }
+
+/// A draw rate's columns: the rate, and its interval in one cell on the
+/// page and as two bounds in the CSV.
+pub const RATE_COLUMNS: [Col<'static>; 4] = [
+    Col::Both("Draw rate", "draw_rate"),
+    Col::Page("95% interval"),
+    Col::Csv("ci95_low"),
+    Col::Csv("ci95_high"),
+];
 
 /// A proportion as CSV cells: n, successes, rate, interval.
 pub fn share_cells(p: &Proportion) -> Vec<String> {

@@ -7,14 +7,15 @@ pub(super) fn band_table(h: &mut String, stats: &DrawStats, scheme: &BandScheme)
     let mut table = PageTable::with_layout(
         "draw-rate-by-band.csv",
         &[
-            Col::Both("Band", "band"),
-            Col::Both("Games", "games"),
-            Col::Both("Draws", "draws"),
-            Col::Both("Draw rate", "draw_rate"),
-            Col::Page("95% interval"),
-            Col::Csv("ci95_low"),
-            Col::Csv("ci95_high"),
-        ],
+            [
+                Col::Both("Band", "band"),
+                Col::Both("Games", "games"),
+                Col::Both("Draws", "draws"),
+            ]
+            .as_slice(),
+            &RATE_COLUMNS,
+        ]
+        .concat(),
         Layout {
             wide: true,
             ..Layout::default()

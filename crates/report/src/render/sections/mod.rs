@@ -5,8 +5,8 @@ use std::fmt::Write;
 
 use super::charts::{self, Line};
 use super::format::{
-    Col, Layout, PageTable, csv_download, escape, interval, pct, range_percent, share_cell,
-    share_cells, share_columns, share_header, thousands,
+    Col, Layout, PageTable, RATE_COLUMNS, csv_download, escape, interval, pct, range_percent,
+    share_cell, share_cells, share_columns, share_header, thousands,
 };
 use crate::analysis::draws::{DrawStats, MIN_CELL_GAMES, YearBins};
 use crate::analysis::games::{

@@ -340,14 +340,12 @@ mod tests {
             t.by_class_band
                 .insert((class.into(), Band::Rated(20)), Proportion::new(draws, n));
         }
-        let mut h = String::new();
-        time_classes(
-            &mut h,
-            &t,
-            &FormatCounts::default(),
-            &BandScheme::width(100),
-        )
-        .unwrap();
+        let render = |t: &TimeClasses| {
+            let mut h = String::new();
+            time_classes(&mut h, t, &FormatCounts::default(), &BandScheme::width(100)).unwrap();
+            h
+        };
+        let h = render(&t);
         assert!(h.contains(
             "<tr><th class=\"l\">Time class</th><th>Games</th><th>Draw rate</th><th>95% interval</th></tr>"
         ));
@@ -364,14 +362,6 @@ mod tests {
         assert!(csv.contains("%0Aclassical%2C100%2C60%2C0.6000%2C"));
         // One class alone is not a comparison: no section.
         t.by_class.remove("blitz");
-        let mut h = String::new();
-        time_classes(
-            &mut h,
-            &t,
-            &FormatCounts::default(),
-            &BandScheme::width(100),
-        )
-        .unwrap();
-        assert!(h.is_empty());
+        assert!(render(&t).is_empty());
     }
 }

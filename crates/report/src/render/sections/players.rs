@@ -56,16 +56,17 @@ pub fn players_section(
     let mut table = PageTable::with_layout(
         "most-frequent-players.csv",
         &[
-            Col::Both("Most frequent players", "player"),
-            Col::Page("Games"),
-            Col::Both("Share of games", "share_of_games"),
-            Col::Csv("games"),
-            Col::Csv("draws"),
-            Col::Both("Draw rate", "draw_rate"),
-            Col::Page("95% interval"),
-            Col::Csv("ci95_low"),
-            Col::Csv("ci95_high"),
-        ],
+            [
+                Col::Both("Most frequent players", "player"),
+                Col::Page("Games"),
+                Col::Both("Share of games", "share_of_games"),
+                Col::Csv("games"),
+                Col::Csv("draws"),
+            ]
+            .as_slice(),
+            &RATE_COLUMNS,
+        ]
+        .concat(),
         Layout {
             wide: true,
             ..Layout::default()
