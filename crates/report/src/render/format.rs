@@ -100,6 +100,16 @@ pub struct Layout<'a> {
     pub thead: bool,
 }
 
+impl Layout<'_> {
+    /// The first column the label, in a frame that scrolls sideways.
+    pub fn wide() -> Self {
+        Layout {
+            wide: true,
+            ..Layout::default()
+        }
+    }
+}
+
 impl Default for Layout<'_> {
     /// The first column the label, no id, no frame.
     fn default() -> Self {
@@ -286,18 +296,21 @@ pub fn share_header<'a>(first: &[&'a str]) -> Vec<&'a str> {
 pub fn share_columns<'a>(first: &[Col<'a>]) -> Vec<Col<'a>> {
     let mut columns = first.to_vec();
     columns.extend([Col::Both("Games", "games"), Col::Csv("draws")]);
-    columns.extend(RATE_COLUMNS);
-    columns
+    rate_columns(&columns)
 }
 
-/// A draw rate's columns: the rate, and its interval in one cell on the
-/// page and as two bounds in the CSV.
-pub const RATE_COLUMNS: [Col<'static>; 4] = [
-    Col::Both("Draw rate", "draw_rate"),
-    Col::Page("95% interval"),
-    Col::Csv("ci95_low"),
-    Col::Csv("ci95_high"),
-];
+/// The given columns, then a draw rate's: the rate, and its interval in
+/// one cell on the page and as two bounds in the CSV.
+pub fn rate_columns<'a>(first: &[Col<'a>]) -> Vec<Col<'a>> {
+    let mut columns = first.to_vec();
+    columns.extend([
+        Col::Both("Draw rate", "draw_rate"),
+        Col::Page("95% interval"),
+        Col::Csv("ci95_low"),
+        Col::Csv("ci95_high"),
+    ]);
+    columns
+}
 
 /// A proportion as CSV cells: n, successes, rate, interval.
 pub fn share_cells(p: &Proportion) -> Vec<String> {

@@ -6,20 +6,12 @@ use super::*;
 pub(super) fn band_table(h: &mut String, stats: &DrawStats, scheme: &BandScheme) {
     let mut table = PageTable::with_layout(
         "draw-rate-by-band.csv",
-        &[
-            [
-                Col::Both("Band", "band"),
-                Col::Both("Games", "games"),
-                Col::Both("Draws", "draws"),
-            ]
-            .as_slice(),
-            &RATE_COLUMNS,
-        ]
-        .concat(),
-        Layout {
-            wide: true,
-            ..Layout::default()
-        },
+        &rate_columns(&[
+            Col::Both("Band", "band"),
+            Col::Both("Games", "games"),
+            Col::Both("Draws", "draws"),
+        ]),
+        Layout::wide(),
     );
     for (band, p) in &stats.by_band {
         let small = if p.n < MIN_CELL_GAMES {

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use super::charts::{self, Line};
 use super::format::{
-    Col, Layout, PageTable, RATE_COLUMNS, csv_download, escape, interval, pct, range_percent,
+    Col, Layout, PageTable, csv_download, escape, interval, pct, range_percent, rate_columns,
     share_cell, share_cells, share_columns, share_header, thousands,
 };
 use crate::analysis::draws::{DrawStats, MIN_CELL_GAMES, YearBins};

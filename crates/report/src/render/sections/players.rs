@@ -55,22 +55,14 @@ pub fn players_section(
     );
     let mut table = PageTable::with_layout(
         "most-frequent-players.csv",
-        &[
-            [
-                Col::Both("Most frequent players", "player"),
-                Col::Page("Games"),
-                Col::Both("Share of games", "share_of_games"),
-                Col::Csv("games"),
-                Col::Csv("draws"),
-            ]
-            .as_slice(),
-            &RATE_COLUMNS,
-        ]
-        .concat(),
-        Layout {
-            wide: true,
-            ..Layout::default()
-        },
+        &rate_columns(&[
+            Col::Both("Most frequent players", "player"),
+            Col::Page("Games"),
+            Col::Both("Share of games", "share_of_games"),
+            Col::Csv("games"),
+            Col::Csv("draws"),
+        ]),
+        Layout::wide(),
     );
     for p in &c.top {
         let mut row = vec![p.name.clone(), format!("{:.4}", p.share)];
