@@ -16,7 +16,7 @@ pub type Player = compact_str::CompactString;
 /// Points of one player under each scoring system, in the systems' units,
 /// and (last) the games the player played. 16 bits hold them: an event in
 /// the standings has at most [`super::scoring::STANDINGS_MAX_GAMES`]
-/// games, each worth at most 3 units (asserted in `scoring`).
+/// games, and a game is worth a few units (asserted in `scoring`).
 pub type Points = [u16; 5];
 
 /// One event's players, sorted by name, and their points.
@@ -50,14 +50,6 @@ impl EventStandings {
     /// The players and their points, by name.
     pub fn iter(&self) -> impl Iterator<Item = (&Player, &Points)> {
         self.0.iter().map(|(name, points)| (name, points))
-    }
-
-    /// The points of `player`, if she is in the standings.
-    pub fn get(&self, player: &str) -> Option<&Points> {
-        self.0
-            .binary_search_by(|(name, _)| name.as_str().cmp(player))
-            .ok()
-            .map(|i| &self.0[i].1)
     }
 }
 
@@ -131,8 +123,8 @@ mod tests {
         a.absorb(standings(&[("Carlsen", 1), ("Tal", 3)]));
         let names: Vec<&str> = a.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["Anand", "Carlsen", "Tal"]);
-        assert_eq!(a.get("Tal"), Some(&[10, 0, 0, 0, 5]));
-        assert_eq!(a.get("Kasparov"), None);
+        let tal = a.iter().find(|(n, _)| *n == "Tal").map(|(_, p)| *p);
+        assert_eq!(tal, Some([10, 0, 0, 0, 5]));
         a.absorb(EventStandings::default());
         assert_eq!(a.len(), 3);
     }

@@ -1,0 +1,54 @@
+use super::*;
+
+#[test]
+fn events_of_a_game_or_two_are_not_crosstables() {
+    // One game between two players, and a two-game match: every player
+    // has "all" the event's games, but a ranking of them says nothing.
+    let df = df! {
+        "event" => ["One", "Two", "Two"],
+        "year" => [2000i16; 3],
+        "round" => ["1", "1", "2"],
+        "white" => ["A", "C", "D"],
+        "black" => ["B", "D", "C"],
+        "result" => ["1-0", "1-0", "1/2-1/2"],
+        "plus_remise_winner" => [None::<&str>, None, Some("white")],
+        "plus_remise_rule" => [None::<u8>, None, Some(1u8)],
+    }
+    .unwrap();
+    let study = scoring_study(&counts(df.lazy()).unwrap());
+    assert_eq!(study.events, 0);
+    assert_eq!(study.small_events, 2);
+}
+
+#[test]
+fn plus_remise_breaks_a_tie_the_other_systems_keep() {
+    // A beats B, C beats D, A-C and B-D drawn; plus-remise gives A-C to
+    // A (White) and B-D to D (Black). Classical: A 1½, C 1½ share first.
+    let df = df! {
+        "event" => ["Test"; 4],
+        "year" => [2000i16; 4],
+        // Two rounds of a Swiss event: every round's pairings.
+        "round" => ["1.1", "1.2", "2.1", "2.2"],
+        "white" => ["A", "C", "A", "B"],
+        "black" => ["B", "D", "C", "D"],
+        "result" => ["1-0", "1-0", "1/2-1/2", "1/2-1/2"],
+        "plus_remise_winner" => [None, None, Some("white"), Some("black")],
+        "plus_remise_rule" => [None, None, Some(1u8), Some(3u8)],
+    }
+    .unwrap();
+    let study = scoring_study(&counts(df.lazy()).unwrap());
+    assert_eq!(study.events, 1);
+    assert_eq!((study.swiss, study.round_robins), (1, 0));
+    assert_eq!(study.changes[&System::Football].different_winner, 0);
+    assert_eq!(study.changes[&System::Children].different_winner, 0);
+    let plus = &study.changes[&System::PlusRemise];
+    assert_eq!(plus.different_winner, 1);
+    assert_eq!(plus.examples[0].classical, ["A", "C"]);
+    assert_eq!(plus.examples[0].other, ["A"]);
+    assert_eq!(plus.examples[0].event_label(), "Test 2000");
+    // Classical ranks A1 C1 B3 D3; plus-remise A 2, C 1, D 1, B 0:
+    // ranks A1 C2 D2 B4, so C, D and B move one place each.
+    assert_eq!(plus.places_moved, 3);
+    assert_eq!(study.plus_remise_draws[&("white".to_string(), 1)], 1);
+    assert_eq!(study.plus_remise_draws[&("black".to_string(), 3)], 1);
+}
