@@ -496,7 +496,12 @@ fn explain_flag(
             "the search gave up within its budget: whether {name} can checkmate is not known"
         ),
         Some(Mate::Possible) => format!(
-            "{name} keeps mating material in an open position; no helpmate was found within {EXPLAIN_NODES} nodes"
+            "the classification's search found a helpmate for {name}; none was found again within {EXPLAIN_NODES} nodes"
+        ),
+        Some(Mate::Presumed) => format!(
+            "not searched: {name} keeps a queen, rook or pawn in a position without frozen pawns, so {name} is \
+             presumed able to mate, and the recorded win stands; no helpmate was found within {EXPLAIN_NODES} nodes \
+             (`--search-everywhere` searches in full)"
         ),
     };
     trail.summary = match decided {
@@ -527,6 +532,11 @@ fn dead_note(pos: &Chess, verdict: Deadness, search: &SearchOptions) -> String {
             )
         }
         Deadness::Alive => "the search found a side that can still mate".into(),
+        Deadness::PresumedAlive => {
+            "not searched: a side keeps a queen, rook or pawn in a position without frozen pawns or forced \
+             lines, so the position is presumed alive (`--search-everywhere` searches in full)"
+                .into()
+        }
         Deadness::Unknown => "the search gave up within its budget".into(),
     }
 }

@@ -107,6 +107,9 @@ fn the_default_never_draws_a_game_that_could_be_won() {
         if dead.is_dead() && (case.white_can_mate || case.black_can_mate) {
             return Some(format!("{}: called {dead:?}", case.line));
         }
+        if dead == Deadness::Alive && !(case.white_can_mate || case.black_can_mate) {
+            return Some(format!("{}: a helpmate claimed in a dead position", case.line));
+        }
         if dead == Deadness::Unknown {
             return None;
         }
@@ -114,6 +117,9 @@ fn the_default_never_draws_a_game_that_could_be_won() {
         let opponent = !pos.turn();
         let can = opponent.fold_wb(case.white_can_mate, case.black_can_mate);
         let flag = can_mate_after_flag(pos, opponent, legal, &options);
+        if flag == Mate::Possible && !can {
+            return Some(format!("{}: a helpmate claimed after a flag fall", case.line));
+        }
         (flag == Mate::Impossible && can)
             .then(|| format!("{}: flag fall called impossible", case.line))
     });

@@ -16,3 +16,25 @@ fn a_source_named_from_another_folder_is_found_by_its_manifest_path() {
     assert_eq!(locate("players", &known), None);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn an_unsearched_position_is_not_said_to_be_searched() {
+    use shakmaty::{CastlingMode, fen::Fen};
+    let pos: Chess = "8/8/8/4k3/8/8/3RK3/8 w - - 0 1"
+        .parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    let default = SearchOptions::default();
+    let note = dead_note(&pos, deadness(&pos, pos.legal_moves().len(), &default), &default);
+    assert!(!note.contains("search found"), "{note}");
+    assert!(note.contains("not searched"), "{note}");
+    // Searched, the same position's note says what the search found.
+    let everywhere = SearchOptions {
+        everywhere: true,
+        ..SearchOptions::default()
+    };
+    let verdict = deadness(&pos, pos.legal_moves().len(), &everywhere);
+    let note = dead_note(&pos, verdict, &everywhere);
+    assert!(note.contains("the search found a side that can still mate"), "{note}");
+}

@@ -7,7 +7,7 @@ use shakmaty::{Chess, Move, Position};
 
 use super::{
     BoardFacts, Deadness, Event, Facts, GameResult, Mate, PositionHistory, SearchOptions,
-    Termination, Verdict, can_mate_after_flag, classify, deadness, seventy_five_moves,
+    Termination, Verdict, can_mate, can_mate_after_flag, classify, deadness, seventy_five_moves,
 };
 
 /// What the arbiter decided about a finished game.
@@ -140,12 +140,21 @@ impl Arbiter {
             _ => None,
         }
         .map(|color| {
-            can_mate_after_flag(
+            let answer = can_mate_after_flag(
                 &self.position,
                 color,
                 usize::from(board.legal_moves),
                 &self.search,
-            )
+            );
+            // A recorded draw on time is overturned only on a helpmate the
+            // search finds, never on the filter's presumption. Such draws
+            // are rare (the winner usually lacks mating material, and is
+            // searched anyway), so the full search costs little here.
+            if answer == Mate::Presumed && result == GameResult::Draw {
+                can_mate(&self.position, color, &self.search)
+            } else {
+                answer
+            }
         });
         let verdict = classify(
             result,

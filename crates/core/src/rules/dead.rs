@@ -23,8 +23,16 @@ use shakmaty::{Bitboard, CastlingSide, Chess, Color, EnPassantMode, File, Positi
 /// Whether a side can still checkmate by some series of legal moves.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub enum Mate {
+    /// The search found a helpmate, or a line shows one.
     Possible,
+    /// The search exhausted every series of legal moves, or a forced line
+    /// leaves no mate.
     Impossible,
+    /// Not searched: the side keeps a queen, rook or pawn in a position
+    /// the filter sees no reason to search (docs/rules.md, "Where remis
+    /// searches"). Taken as "can mate" to let a recorded win on time
+    /// stand, never to overturn a recorded draw.
+    Presumed,
     /// The search reached its cap, or the position could not be handed to
     /// it: nothing is claimed.
     Unknown,
@@ -37,6 +45,7 @@ impl Mate {
         match self {
             Mate::Possible => "possible",
             Mate::Impossible => "impossible",
+            Mate::Presumed => "presumed_possible",
             Mate::Unknown => "unknown",
         }
     }
@@ -50,12 +59,13 @@ pub enum Deadness {
     InsufficientMaterial,
     /// Dead, as only a search shows (blocked pawns, forced captures).
     DeadBySearch,
-    /// Not shown dead: the search found a helpmate, or the filter saw no
-    /// reason to search (a side keeps mating material in a position
-    /// without frozen pawns or forced lines; docs/rules.md says where the
-    /// filter can be wrong). Never a claim the search did not make about
-    /// a dead position.
+    /// Alive: the search found a helpmate for a side.
     Alive,
+    /// Not searched: a side keeps mating material in a position without
+    /// frozen pawns or forced lines, and the filter takes it to be alive
+    /// (docs/rules.md says where that can be wrong). Never a claim that
+    /// a helpmate was found.
+    PresumedAlive,
     /// The search gave up.
     Unknown,
 }
@@ -68,6 +78,7 @@ impl Deadness {
             Deadness::InsufficientMaterial => "insufficient_material",
             Deadness::DeadBySearch => "dead_by_search",
             Deadness::Alive => "alive",
+            Deadness::PresumedAlive => "presumed_alive",
             Deadness::Unknown => "unknown",
         }
     }
@@ -267,8 +278,8 @@ pub fn helpmate(pos: &Chess, color: Color, nodes: u64) -> Option<Vec<shakmaty::M
 /// Is `pos` dead (5.2.2)? A forced line (at most four replies, two plies
 /// deep) that always ends in bare material or stalemate is dead without the
 /// full search; the full search runs only on frozen pawn structures (or
-/// everywhere with `options.everywhere`); elsewhere the position is taken
-/// to be alive.
+/// everywhere with `options.everywhere`); elsewhere the position is
+/// presumed alive ([`Deadness::PresumedAlive`]), unsearched.
 ///
 /// ```
 /// use remis_core::rules::{Deadness, SearchOptions, deadness};
@@ -280,8 +291,13 @@ pub fn helpmate(pos: &Chess, color: Color, nodes: u64) -> Option<Vec<shakmaty::M
 /// };
 /// // King and bishop against king: no mate by any series of moves.
 /// assert_eq!(dead("8/8/8/4k3/8/8/3BK3/8 w - - 0 1"), Deadness::InsufficientMaterial);
-/// // A rook and a king can still mate.
-/// assert_eq!(dead("8/8/8/4k3/8/8/3RK3/8 w - - 0 1"), Deadness::Alive);
+/// // A rook and a king can still mate: presumed so, as the filter sends
+/// // nothing here to the search; the search itself finds the helpmate.
+/// assert_eq!(dead("8/8/8/4k3/8/8/3RK3/8 w - - 0 1"), Deadness::PresumedAlive);
+/// let everywhere = SearchOptions { everywhere: true, ..SearchOptions::default() };
+/// let pos: Chess = "8/8/8/4k3/8/8/3RK3/8 w - - 0 1".parse::<Fen>().unwrap()
+///     .into_position(CastlingMode::Standard).unwrap();
+/// assert_eq!(deadness(&pos, pos.legal_moves().len(), &everywhere), Deadness::Alive);
 /// ```
 pub fn deadness(pos: &Chess, legal_moves: usize, options: &SearchOptions) -> Deadness {
     if pos.is_insufficient_material() {
@@ -293,7 +309,7 @@ pub fn deadness(pos: &Chess, legal_moves: usize, options: &SearchOptions) -> Dea
         return Deadness::DeadBySearch;
     }
     if !(options.everywhere || worth_searching(pos, legal_moves)) {
-        return Deadness::Alive;
+        return Deadness::PresumedAlive;
     }
     // Either side's mate settles it. The side that just moved is asked
     // first: on the master games' final positions that search is the
@@ -315,7 +331,8 @@ pub fn deadness(pos: &Chess, legal_moves: usize, options: &SearchOptions) -> Dea
 /// still mate (6.9)? Searched when `color` has no queen, rook or pawn, or
 /// the pawns are frozen; a forced line that strips `color` of its mating
 /// material answers "impossible" at once; a side that keeps a queen, rook
-/// or pawn in an open position can mate.
+/// or pawn in an open position is presumed to be able to mate
+/// ([`Mate::Presumed`]), unsearched.
 pub fn can_mate_after_flag(
     pos: &Chess,
     color: Color,
@@ -348,7 +365,7 @@ pub fn can_mate_after_flag(
     {
         return Mate::Impossible;
     }
-    Mate::Possible
+    Mate::Presumed
 }
 
 /// A position with at most this many legal moves is tried for moves that

@@ -54,6 +54,11 @@ pub struct Audit {
     pub dead_by_search: u64,
     /// Searches that gave up (dead position or flag fall undecided).
     pub search_unknown: u64,
+    /// Final positions the filter presumed alive without a search, and
+    /// flag falls after which it presumed the opponent able to mate
+    /// (docs/rules.md, "Where remis searches").
+    pub presumed_alive: u64,
+    pub presumed_mateable: u64,
 }
 
 /// Mismatches keyed by their `mismatch_reason` value.
@@ -96,6 +101,8 @@ impl Default for Audit {
             dead_mid_game: 0,
             dead_by_search: 0,
             search_unknown: 0,
+            presumed_alive: 0,
+            presumed_mateable: 0,
         }
     }
 }
@@ -121,6 +128,8 @@ impl Merge for Audit {
         self.dead_mid_game += other.dead_mid_game;
         self.dead_by_search += other.dead_by_search;
         self.search_unknown += other.search_unknown;
+        self.presumed_alive += other.presumed_alive;
+        self.presumed_mateable += other.presumed_mateable;
     }
 }
 
@@ -246,6 +255,15 @@ pub fn counts_query(used: LazyFrame) -> LazyFrame {
                 .eq(lit(Mate::Unknown.as_str())))
             .sum()
             .alias("search_unknown"),
+        deadness()
+            .eq(lit(Deadness::PresumedAlive.as_str()))
+            .sum()
+            .alias("presumed_alive"),
+        Column::FlagOpponentCanMate
+            .col()
+            .eq(lit(Mate::Presumed.as_str()))
+            .sum()
+            .alias("presumed_mateable"),
     ];
     sums.extend(Mismatch::ALL.into_iter().map(|m| {
         Column::MismatchReason
@@ -288,5 +306,7 @@ pub fn audit_from(counts: &DataFrame, examples_of: &[&DataFrame]) -> Result<Audi
         dead_mid_game,
         dead_by_search: count("dead_by_search")?,
         search_unknown: count("search_unknown")?,
+        presumed_alive: count("presumed_alive")?,
+        presumed_mateable: count("presumed_mateable")?,
     })
 }

@@ -288,6 +288,13 @@ pub fn write_audit(out: &mut dyn Write, audit: &Audit, format: Format) -> std::i
                 "dead final positions {} ({} by search only), dead before the last move {}, searches that gave up {}",
                 audit.dead_final, audit.dead_by_search, audit.dead_mid_game, audit.search_unknown
             )?;
+            if audit.presumed_alive + audit.presumed_mateable > 0 {
+                writeln!(
+                    out,
+                    "not searched, presumed: {} final positions alive, {} flag falls with the opponent able to mate",
+                    audit.presumed_alive, audit.presumed_mateable
+                )?;
+            }
         }
     }
     Ok(())

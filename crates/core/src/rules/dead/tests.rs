@@ -116,30 +116,44 @@ fn moves_that_all_end_the_game_are_a_proof() {
 
 #[test]
 fn look_alikes_are_alive() {
-    // One free pawn.
-    assert_eq!(
-        dead("4k3/8/8/1p1p1p2/pPpPpPp1/P1P1P1P1/7P/4K3 w - - 0 1"),
-        Deadness::Alive
-    );
-    // A lever that can capture.
-    assert_eq!(
-        dead("4k3/8/8/1p1p1p2/pPpPpPpp/P1P1P1P1/8/4K3 w - - 0 1"),
-        Deadness::Alive
-    );
-    // A bishop that can reach enemy pawns, whichever side moved last
-    // (the side asked first).
+    let everywhere = SearchOptions {
+        everywhere: true,
+        ..SearchOptions::default()
+    };
+    for fen in [
+        // One free pawn.
+        "4k3/8/8/1p1p1p2/pPpPpPp1/P1P1P1P1/7P/4K3 w - - 0 1",
+        // A lever that can capture.
+        "4k3/8/8/1p1p1p2/pPpPpPpp/P1P1P1P1/8/4K3 w - - 0 1",
+        // A bishop that can reach enemy pawns, whichever side moved last
+        // (the side asked first).
+        "4k3/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/3BK3 w - - 0 1",
+        "4k3/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/3BK3 b - - 0 1",
+        // A check with a flight square.
+        "6Rk/8/5K2/8/8/8/8/8 b - - 0 1",
+        // K+N v K+N.
+        "8/8/4k3/3n4/8/3K4/5N2/8 w - - 0 1",
+    ] {
+        // Alive as searched, or presumed so by the filter: never dead.
+        let verdict = dead(fen);
+        assert!(
+            matches!(verdict, Deadness::Alive | Deadness::PresumedAlive),
+            "{fen}: {verdict:?}"
+        );
+        let pos = position(fen);
+        let full = deadness(&pos, pos.legal_moves().len(), &everywhere);
+        assert_eq!(full, Deadness::Alive, "{fen}");
+    }
+    // The bishop's position is searched (frozen pawns): a helpmate found.
     assert_eq!(
         dead("4k3/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/3BK3 w - - 0 1"),
         Deadness::Alive
     );
+    // An open position is not: presumed, and said so.
     assert_eq!(
-        dead("4k3/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/3BK3 b - - 0 1"),
-        Deadness::Alive
+        dead("4k3/8/8/1p1p1p2/pPpPpPp1/P1P1P1P1/7P/4K3 w - - 0 1"),
+        Deadness::PresumedAlive
     );
-    // A check with a flight square.
-    assert_eq!(dead("6Rk/8/5K2/8/8/8/8/8 b - - 0 1"), Deadness::Alive);
-    // K+N v K+N.
-    assert_eq!(dead("8/8/4k3/3n4/8/3K4/5N2/8 w - - 0 1"), Deadness::Alive);
 }
 
 #[test]
@@ -234,6 +248,11 @@ fn mating_chances_after_a_flag_fall_are_searched() {
     assert_eq!(
         ask("8/8/4k3/8/3p4/3K4/5B2/8 w - - 0 1", Color::White),
         Mate::Possible
+    );
+    // A rook in an open position: presumed, unsearched.
+    assert_eq!(
+        ask("8/8/4k3/8/8/3K4/5R2/8 w - - 0 1", Color::White),
+        Mate::Presumed
     );
     // Pawns behind a locked wall cannot.
     let wall = "4k3/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/4K3 w - - 0 1";

@@ -181,6 +181,18 @@ pub fn audit_section(
         thousands(audit.dead_mid_game),
         thousands(audit.search_unknown)
     );
+    if audit.presumed_alive + audit.presumed_mateable > 0 {
+        let _ = writeln!(
+            h,
+            "<p id=\"presumed\">Not searched, presumed: {} final positions taken as alive, and {} flag falls \
+             after which the opponent was taken as able to mate, because a side keeps a queen, rook or pawn in a \
+             position without frozen pawns or forced lines. A presumption is not a proof: it lets a recorded \
+             win on time stand and leaves a draw by agreement as agreed, but it never overturns a record. \
+             <code>remis classify --search-everywhere</code> searches every one of them.</p>",
+            thousands(audit.presumed_alive),
+            thousands(audit.presumed_mateable)
+        );
+    }
     for (label, finding) in audit.findings() {
         if finding.examples.is_empty() {
             continue;
