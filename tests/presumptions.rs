@@ -60,7 +60,10 @@ fn presumptions_are_labelled_counted_and_never_overturn_a_record() {
 
     // The audit counts the presumptions the table holds.
     let count = |column: &[Option<String>], value: &str| {
-        column.iter().filter(|v| v.as_deref() == Some(value)).count()
+        column
+            .iter()
+            .filter(|v| v.as_deref() == Some(value))
+            .count()
     };
     let out = succeeded(
         remis()
@@ -77,7 +80,13 @@ fn presumptions_are_labelled_counted_and_never_overturn_a_record() {
     assert!(text.contains(&line), "{line}\n{text}");
     let json = succeeded(
         remis()
-            .args(["stats", table.to_str().unwrap(), "--audit", "--format", "json"])
+            .args([
+                "stats",
+                table.to_str().unwrap(),
+                "--audit",
+                "--format",
+                "json",
+            ])
             .output()
             .unwrap(),
     );

@@ -108,7 +108,10 @@ fn the_default_never_draws_a_game_that_could_be_won() {
             return Some(format!("{}: called {dead:?}", case.line));
         }
         if dead == Deadness::Alive && !(case.white_can_mate || case.black_can_mate) {
-            return Some(format!("{}: a helpmate claimed in a dead position", case.line));
+            return Some(format!(
+                "{}: a helpmate claimed in a dead position",
+                case.line
+            ));
         }
         if dead == Deadness::Unknown {
             return None;
@@ -118,7 +121,10 @@ fn the_default_never_draws_a_game_that_could_be_won() {
         let can = opponent.fold_wb(case.white_can_mate, case.black_can_mate);
         let flag = can_mate_after_flag(pos, opponent, legal, &options);
         if flag == Mate::Possible && !can {
-            return Some(format!("{}: a helpmate claimed after a flag fall", case.line));
+            return Some(format!(
+                "{}: a helpmate claimed after a flag fall",
+                case.line
+            ));
         }
         (flag == Mate::Impossible && can)
             .then(|| format!("{}: flag fall called impossible", case.line))

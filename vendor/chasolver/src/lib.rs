@@ -81,3 +81,13 @@ pub fn is_unwinnable_fast(board: &Board, intended_winner: Color) -> bool {
         Color::Black => fast::is_unwinnable(&utils::mirror_board(board)),
     }
 }
+
+/// [`is_unwinnable_fast`] with at most `nodes` positions visited by its
+/// full-width searches: past the budget the answer is `false`
+/// (inconclusive). Also returns the positions visited. (Added by remis.)
+pub fn is_unwinnable_fast_within(board: &Board, intended_winner: Color, nodes: u64) -> (bool, u64) {
+    match intended_winner {
+        Color::White => fast::is_unwinnable_within(board, nodes),
+        Color::Black => fast::is_unwinnable_within(&utils::mirror_board(board), nodes),
+    }
+}

@@ -26,7 +26,11 @@ fn an_unsearched_position_is_not_said_to_be_searched() {
         .into_position(CastlingMode::Standard)
         .unwrap();
     let default = SearchOptions::default();
-    let note = dead_note(&pos, deadness(&pos, pos.legal_moves().len(), &default), &default);
+    let note = dead_note(
+        &pos,
+        deadness(&pos, pos.legal_moves().len(), &default),
+        &default,
+    );
     assert!(!note.contains("search found"), "{note}");
     assert!(note.contains("not searched"), "{note}");
     // Searched, the same position's note says what the search found.
@@ -36,5 +40,8 @@ fn an_unsearched_position_is_not_said_to_be_searched() {
     };
     let verdict = deadness(&pos, pos.legal_moves().len(), &everywhere);
     let note = dead_note(&pos, verdict, &everywhere);
-    assert!(note.contains("the search found a side that can still mate"), "{note}");
+    assert!(
+        note.contains("the search found a side that can still mate"),
+        "{note}"
+    );
 }

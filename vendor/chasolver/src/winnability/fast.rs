@@ -37,6 +37,24 @@ use crate::{
 ///
 /// Returns `true` only if the position is provably unwinnable for White.
 pub(crate) fn is_unwinnable(board: &Board) -> bool {
+    is_unwinnable_within(board, u64::MAX).0
+}
+
+/// [`is_unwinnable`] with at most `nodes` positions visited by its
+/// full-width searches (phases 2 and 3); past the budget a search proves
+/// nothing, so the answer is `false` (inconclusive), never a wrong `true`.
+/// Also returns the positions those searches visited. (Added by remis: the
+/// depth-15 search of phase 3 took seconds on some positions.)
+pub(crate) fn is_unwinnable_within(board: &Board, nodes: u64) -> (bool, u64) {
+    let mut moved = MovedPieces {
+        budget: nodes,
+        ..MovedPieces::default()
+    };
+    let unwinnable = phases(board, &mut moved);
+    (unwinnable, moved.nodes)
+}
+
+fn phases(board: &Board, moved: &mut MovedPieces) -> bool {
     let mut board = *board;
     let mut search = Search::new();
 
@@ -55,8 +73,7 @@ pub(crate) fn is_unwinnable(board: &Board) -> bool {
 
     let initial_depth = if only_pawns_and_bishops { 7 } else { 4 };
 
-    let mut moved = MovedPieces::default();
-    if is_dynamically_unwinnable(&board, initial_depth, false, &mut moved) {
+    if is_dynamically_unwinnable(&board, initial_depth, false, moved) {
         return true;
     }
 
@@ -69,7 +86,7 @@ pub(crate) fn is_unwinnable(board: &Board) -> bool {
         && low_entropy_candidate
         && moved.king != [true, true]
         && legal_moves.count() <= 8
-        && is_dynamically_unwinnable(&board, 15, false, &mut moved)
+        && is_dynamically_unwinnable(&board, 15, false, moved)
     {
         return true;
     }
@@ -123,6 +140,10 @@ struct MovedPieces {
     /// twice (not necessarily on consecutive plies; other moves may fall
     /// between them).
     two_pawn_moves_in_a_line: bool,
+    /// Positions visited by the full-width searches so far, and how many
+    /// they may visit (added by remis).
+    nodes: u64,
+    budget: u64,
 }
 
 /// Exhaustively prove a position is unwinnable for White by checking all
@@ -143,6 +164,11 @@ fn is_dynamically_unwinnable(
     if insufficient_white_material(board) {
         return true;
     }
+    // Out of budget: this branch is not proven, so neither is the whole.
+    if moved.nodes >= moved.budget {
+        return false;
+    }
+    moved.nodes += 1;
 
     let mut legal_moves = MoveGen::new_legal(board).peekable();
 

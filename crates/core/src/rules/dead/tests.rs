@@ -258,3 +258,54 @@ fn mating_chances_after_a_flag_fall_are_searched() {
     let wall = "4k3/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/4K3 w - - 0 1";
     assert_eq!(ask(wall, Color::White), Mate::Impossible);
 }
+
+#[test]
+fn the_quick_proof_stops_at_its_budget() {
+    // Unbounded, chasolver's quick mode visits 26 million positions here
+    // (seconds); with the budget it stops, proves nothing, and the full
+    // search decides: the position is dead.
+    let fen = "kb6/b1p2p1p/1pP5/1P6/8/8/5P1P/5K2 w - - 0 1";
+    let pos = position(fen);
+    let (board, _) = to_chess_board(&pos).unwrap();
+    let (proven, nodes) =
+        chasolver::is_unwinnable_fast_within(&board, chess::Color::White, QUICK_NODES);
+    assert!(!proven);
+    assert_eq!(nodes, QUICK_NODES);
+    let everywhere = SearchOptions {
+        everywhere: true,
+        ..SearchOptions::default()
+    };
+    assert_eq!(
+        deadness(&pos, pos.legal_moves().len(), &everywhere),
+        Deadness::DeadBySearch
+    );
+    // Where the quick proof is cheap it still proves: a pawn wall with
+    // nothing else to move.
+    let wall = position("4k3/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/4K3 w - - 0 1");
+    assert!(cannot_mate_quickly(&wall, Color::White));
+}
+
+#[test]
+fn pieces_that_barely_move_get_the_quick_proof() {
+    // A pawn can still step (not frozen, so no full search), but into a
+    // locked file; Black's bishop is shut in and no king crosses the wall.
+    let fen = "1b1k4/p1p1p1p1/P1P1P1P1/8/8/6P1/3K4/8 w - - 0 1";
+    let pos = position(fen);
+    assert!(!worth_searching(&pos, pos.legal_moves().len()));
+    assert!(worth_a_quick_proof(&pos));
+    assert_eq!(dead(fen), Deadness::DeadBySearch);
+    // After a flag fall, the quick proof answers for the side asked.
+    let flagged = position("B7/bP6/P7/8/8/4p1pp/4Pp1p/5K1k b - - 0 1");
+    assert_eq!(
+        can_mate_after_flag(
+            &flagged,
+            Color::White,
+            flagged.legal_moves().len(),
+            &SearchOptions::default()
+        ),
+        Mate::Impossible
+    );
+    // An open middlegame is not asked: its pieces move freely.
+    let open = position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    assert!(!worth_a_quick_proof(&open));
+}
