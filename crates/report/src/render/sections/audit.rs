@@ -217,6 +217,28 @@ mod tests {
     use crate::analysis::table::CubeRow;
 
     #[test]
+    fn presumptions_are_counted_on_the_page_only_when_there_are_some() {
+        let page = |presumed_alive, presumed_mateable| {
+            let audit = crate::analysis::audit::Audit {
+                presumed_alive,
+                presumed_mateable,
+                ..Default::default()
+            };
+            let mut h = String::new();
+            audit_section(&mut h, &audit, &[]);
+            h
+        };
+        let h = page(12_345, 67);
+        let p = &h[h.find("id=\"presumed\"").expect("the paragraph")..];
+        let alive = format!("{} final positions taken as alive", thousands(12_345));
+        assert!(p.contains(&alive), "{p}");
+        assert!(p.contains("67 flag falls"), "{p}");
+        assert!(p.find("</p>") < p.find("</section>"));
+        // A table searched everywhere presumes nothing: no paragraph.
+        assert!(!page(0, 0).contains("presumed"));
+    }
+
+    #[test]
     fn coverage_counts_the_used_games_in_no_band() {
         let row = |band, games| CubeRow {
             band,
