@@ -496,7 +496,7 @@ fn forced_line_ends(pos: &Chess, plies: u32, width: usize, end: &dyn Fn(&Chess) 
 /// Kh8, Black's only move in 4K1k1/6pP/6P1/8/8/8/8/8 b, shuts the h-pawn in
 /// for good (Zhu Chen–Danielian, Nalchik 2010).
 fn worth_searching(pos: &Chess, legal_moves: usize) -> bool {
-    if frozen_pawns(pos) {
+    if frozen_pawns(pos) || (pawns_jammed(pos) && worth_a_quick_proof(pos)) {
         return true;
     }
     legal_moves > 0
@@ -506,6 +506,26 @@ fn worth_searching(pos: &Chess, legal_moves: usize) -> bool {
             next.play_unchecked(m);
             frozen_pawns(&next)
         })
+}
+
+/// Every pawn has a pawn somewhere ahead of it on its file: no pawn can
+/// promote without a capture. With pieces that barely move as well
+/// ([`worth_a_quick_proof`]) such walls are where the composed dead
+/// positions are that the quick proof misses (pawns that can still step a
+/// square or two into files already locked); on real games they are rare
+/// enough for the full search (docs/performance.md).
+fn pawns_jammed(pos: &Chess) -> bool {
+    let board = pos.board();
+    let (white, black) = (board.pawns() & board.white(), board.pawns() & board.black());
+    white.into_iter().all(|sq| {
+        (Bitboard::from_file(sq.file()) & board.pawns())
+            .into_iter()
+            .any(|p| p.rank() > sq.rank())
+    }) && black.into_iter().all(|sq| {
+        (Bitboard::from_file(sq.file()) & board.pawns())
+            .into_iter()
+            .any(|p| p.rank() < sq.rank())
+    })
 }
 
 /// Every pawn has a pawn, or a king shut in for good, directly in front of

@@ -287,9 +287,11 @@ fn the_quick_proof_stops_at_its_budget() {
 
 #[test]
 fn pieces_that_barely_move_get_the_quick_proof() {
-    // A pawn can still step (not frozen, so no full search), but into a
-    // locked file; Black's bishop is shut in and no king crosses the wall.
-    let fen = "1b1k4/p1p1p1p1/P1P1P1P1/8/8/6P1/3K4/8 w - - 0 1";
+    // White's knights and pawns on the back ranks and Black's bishop are
+    // shut in, the kings cannot reach them, and White's seventh-rank pawns
+    // are not blocked by pawns (so neither frozen nor jammed): dead (one
+    // of CHA-Solver's positions).
+    let fen = "1N1N1b1N/pPpPpPp1/P1P1P1P1/8/8/8/8/K1k5 w - - 0 1";
     let pos = position(fen);
     assert!(!worth_searching(&pos, pos.legal_moves().len()));
     assert!(worth_a_quick_proof(&pos));
@@ -308,4 +310,21 @@ fn pieces_that_barely_move_get_the_quick_proof() {
     // An open middlegame is not asked: its pieces move freely.
     let open = position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
     assert!(!worth_a_quick_proof(&open));
+}
+
+#[test]
+fn jammed_pawns_behind_still_pieces_get_the_full_search() {
+    // White's second-rank pawns can still step, but every file is locked
+    // ahead of them: dead, and the quick proof alone does not show it.
+    let fen = "1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - - 0 1";
+    let pos = position(fen);
+    assert!(!frozen_pawns(&pos));
+    assert!(pawns_jammed(&pos));
+    assert!(!Color::ALL.into_iter().all(|c| cannot_mate_quickly(&pos, c)));
+    assert!(worth_searching(&pos, pos.legal_moves().len()));
+    assert_eq!(dead(fen), Deadness::DeadBySearch);
+    // A pawn with a free file is not jammed.
+    assert!(!pawns_jammed(&position(
+        "1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P2P/4K3 w - - 0 1"
+    )));
 }
