@@ -277,9 +277,11 @@ pub fn helpmate(pos: &Chess, color: Color, nodes: u64) -> Option<Vec<shakmaty::M
 
 /// Is `pos` dead (5.2.2)? A forced line (at most four replies, two plies
 /// deep) that always ends in bare material or stalemate is dead without the
-/// full search; the full search runs only on frozen pawn structures (or
-/// everywhere with `options.everywhere`); elsewhere the position is
-/// presumed alive ([`Deadness::PresumedAlive`]), unsearched.
+/// full search; the full search runs only where the filter sends it (frozen
+/// or jammed pawns; everywhere with `options.everywhere`); where the pieces
+/// barely move, chasolver's quick mode may still prove both sides unable to
+/// mate; elsewhere the position is presumed alive
+/// ([`Deadness::PresumedAlive`]), unsearched.
 ///
 /// ```
 /// use remis_core::rules::{Deadness, SearchOptions, deadness};
@@ -343,9 +345,10 @@ pub fn deadness(pos: &Chess, legal_moves: usize, options: &SearchOptions) -> Dea
 
 /// After a flag fall: can `color`, the opponent of the flagged player,
 /// still mate (6.9)? Searched when `color` has no queen, rook or pawn, or
-/// the pawns are frozen; a forced line that strips `color` of its mating
-/// material answers "impossible" at once; a side that keeps a queen, rook
-/// or pawn in an open position is presumed to be able to mate
+/// the filter sends the position to the search; a forced line that strips
+/// `color` of its mating material, or the quick mode where the pieces
+/// barely move, answers "impossible" at once; a side that keeps a queen,
+/// rook or pawn in an open position is presumed to be able to mate
 /// ([`Mate::Presumed`]), unsearched.
 pub fn can_mate_after_flag(
     pos: &Chess,
@@ -413,13 +416,14 @@ fn worth_a_quick_proof(pos: &Chess) -> bool {
 }
 
 /// The most piece moves a position may have and still get the quick proof.
-/// Eight: on the master games 3 % of the final positions qualify, and the
-/// quick mode costs 0.18 s there in all (about 12 µs a call); 16 would
-/// triple that for 13 more of CHA-Solver's positions (docs/performance.md).
+/// Eight: on the master games about 3 % of the final positions qualify, and
+/// the quick mode costs 0.18 s there in all (about 12 µs a call on these
+/// positions); 16 would nearly triple that for 13 more of CHA-Solver's
+/// positions (docs/performance.md).
 const STILL_PIECE_MOVES: usize = 8;
 
 /// chasolver's quick mode: a sound, incomplete proof that `color` cannot
-/// mate (about 6 µs on a final position). No proof is not "can mate".
+/// mate (6 µs on the average final position). No proof is not "can mate".
 fn cannot_mate_quickly(pos: &Chess, color: Color) -> bool {
     match to_chess_board(pos) {
         // Without the Chess960 castling rights a proof covers fewer moves
