@@ -310,10 +310,11 @@ pub fn deadness(pos: &Chess, legal_moves: usize, options: &SearchOptions) -> Dea
     }) {
         return Deadness::DeadBySearch;
     }
-    if !(options.everywhere || worth_searching(pos, legal_moves)) {
+    let still = !options.everywhere && worth_a_quick_proof(pos);
+    if !(options.everywhere || worth_searching(pos, legal_moves, still)) {
         // Dead only when both sides are proven unable to mate; the side
         // with more pieces, likelier to keep a mate, is asked first.
-        if worth_a_quick_proof(pos) {
+        if still {
             let board = pos.board();
             let pieces = |c: Color| (board.by_color(c) & !board.pawns()).count();
             let first = if pieces(Color::White) >= pieces(Color::Black) {
@@ -358,7 +359,8 @@ pub fn can_mate_after_flag(
 ) -> Mate {
     let board = pos.board();
     let heavy_or_pawn = board.by_color(color) & (board.pawns() | board.rooks_and_queens());
-    if options.everywhere || heavy_or_pawn.is_empty() || worth_searching(pos, legal_moves) {
+    let still = worth_a_quick_proof(pos);
+    if options.everywhere || heavy_or_pawn.is_empty() || worth_searching(pos, legal_moves, still) {
         return can_mate(pos, color, options);
     }
     if legal_moves <= FORCED_REPLIES
@@ -382,7 +384,7 @@ pub fn can_mate_after_flag(
     {
         return Mate::Impossible;
     }
-    if worth_a_quick_proof(pos) && cannot_mate_quickly(pos, color) {
+    if still && cannot_mate_quickly(pos, color) {
         return Mate::Impossible;
     }
     Mate::Presumed
@@ -498,9 +500,11 @@ fn forced_line_ends(pos: &Chess, plies: u32, width: usize, end: &dyn Fn(&Chess) 
 /// advance and promote, or a capture can open the position. A position
 /// whose few legal moves all lead into a frozen structure is searched too:
 /// Kh8, Black's only move in 4K1k1/6pP/6P1/8/8/8/8/8 b, shuts the h-pawn in
-/// for good (Zhu Chen–Danielian, Nalchik 2010).
-fn worth_searching(pos: &Chess, legal_moves: usize) -> bool {
-    if frozen_pawns(pos) || (pawns_jammed(pos) && worth_a_quick_proof(pos)) {
+/// for good (Zhu Chen–Danielian, Nalchik 2010). So are jammed pawns when
+/// `still_pieces` (the position's pieces barely move: [`worth_a_quick_proof`],
+/// computed once by the caller, who needs it again).
+fn worth_searching(pos: &Chess, legal_moves: usize, still_pieces: bool) -> bool {
+    if frozen_pawns(pos) || (still_pieces && pawns_jammed(pos)) {
         return true;
     }
     legal_moves > 0

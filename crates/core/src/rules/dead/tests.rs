@@ -293,7 +293,7 @@ fn pieces_that_barely_move_get_the_quick_proof() {
     // of CHA-Solver's positions).
     let fen = "1N1N1b1N/pPpPpPp1/P1P1P1P1/8/8/8/8/K1k5 w - - 0 1";
     let pos = position(fen);
-    assert!(!worth_searching(&pos, pos.legal_moves().len()));
+    assert!(!worth_searching(&pos, pos.legal_moves().len(), true));
     assert!(worth_a_quick_proof(&pos));
     assert_eq!(dead(fen), Deadness::DeadBySearch);
     // After a flag fall, the quick proof answers for the side asked.
@@ -321,7 +321,11 @@ fn jammed_pawns_behind_still_pieces_get_the_full_search() {
     assert!(!frozen_pawns(&pos));
     assert!(pawns_jammed(&pos));
     assert!(!Color::ALL.into_iter().all(|c| cannot_mate_quickly(&pos, c)));
-    assert!(worth_searching(&pos, pos.legal_moves().len()));
+    assert!(worth_searching(
+        &pos,
+        pos.legal_moves().len(),
+        worth_a_quick_proof(&pos)
+    ));
     assert_eq!(dead(fen), Deadness::DeadBySearch);
     // A pawn with a free file is not jammed.
     assert!(!pawns_jammed(&position(
