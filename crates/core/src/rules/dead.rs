@@ -524,15 +524,17 @@ fn worth_searching(pos: &Chess, legal_moves: usize, still_pieces: bool) -> bool 
 /// enough for the full search (docs/performance.md).
 fn pawns_jammed(pos: &Chess) -> bool {
     let board = pos.board();
-    let (white, black) = (board.pawns() & board.white(), board.pawns() & board.black());
-    white.into_iter().all(|sq| {
-        (Bitboard::from_file(sq.file()) & board.pawns())
+    board.pawns().into_iter().all(|pawn| {
+        let white = board.white().contains(pawn);
+        (Bitboard::from_file(pawn.file()) & board.pawns())
             .into_iter()
-            .any(|p| p.rank() > sq.rank())
-    }) && black.into_iter().all(|sq| {
-        (Bitboard::from_file(sq.file()) & board.pawns())
-            .into_iter()
-            .any(|p| p.rank() < sq.rank())
+            .any(|other| {
+                if white {
+                    other.rank() > pawn.rank()
+                } else {
+                    other.rank() < pawn.rank()
+                }
+            })
     })
 }
 
