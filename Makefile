@@ -13,6 +13,9 @@ SAMPLE_OUT = reports/sample
 SAMPLE_GAMES = 3,820
 
 TEST_OUT = target/test-report
+# The Rust tests' temporary folders: emptied before the tests, and a test
+# that leaves anything there fails the run (they used to pile up in /tmp).
+TEST_TMP = $(abspath $(BUILD_DIR))/test-tmp
 
 .PHONY: sofia-demo all build release setup run test lint validate bench bench-hostile bench-report fuzz scale-test published-figures sample test-data clean
 
@@ -49,9 +52,12 @@ setup:
 # chromium and a Python venv): Rust tests, the browser test of the sample
 # report and of a report on generated games, and the notebooks.
 test: build setup lint
-	$(CARGO) test --workspace --all-targets
+	rm -rf $(TEST_TMP) && mkdir -p $(TEST_TMP)
+	TMPDIR=$(TEST_TMP) $(CARGO) test --workspace --all-targets
 	# --all-targets does not run the doctests.
-	$(CARGO) test --workspace --doc
+	TMPDIR=$(TEST_TMP) $(CARGO) test --workspace --doc
+	@left=$$(ls -A $(TEST_TMP)); if [ -n "$$left" ]; then \
+		echo "make test: the tests left these in $(TEST_TMP):"; echo "$$left"; exit 1; fi
 	$(REMIS_DEBUG) classify data --out $(TEST_OUT)/sample
 	$(REMIS_DEBUG) report $(TEST_OUT)/sample --out $(TEST_OUT)/sample/report.html
 	$(REMIS_DEBUG) classify tests/data/synthetic-3000.pgn.zst --out $(TEST_OUT)/synthetic

@@ -9,7 +9,7 @@ use polars::prelude::*;
 use remis_table::schema::Column as C;
 
 mod common;
-use common::{remis, scratch, succeeded};
+use common::{Scratch, remis, scratch, succeeded};
 
 /// A small deterministic generator (the tests must not depend on luck).
 struct Lcg(u64);
@@ -158,10 +158,13 @@ fn stats(table: &Path, view: &str) -> serde_json::Value {
     serde_json::from_slice(&succeeded(output).stdout).unwrap()
 }
 
-fn table(name: &str) -> (std::path::PathBuf, DataFrame) {
-    let path = scratch(name).join("games.parquet");
+/// A hand-built table written to `games.parquet` in a folder of its own
+/// (kept while the returned `Scratch` lives).
+fn table(name: &str) -> (Scratch, std::path::PathBuf, DataFrame) {
+    let dir = scratch(name);
+    let path = dir.join("games.parquet");
     let df = hand_built_table(&path);
-    (path, df)
+    (dir, path, df)
 }
 
 /// The band label of a rating, as the report writes it (100 wide).
@@ -189,7 +192,7 @@ fn rows(df: DataFrame) -> Vec<Vec<AnyValue<'static>>> {
 
 #[test]
 fn outcomes_and_expected_score() {
-    let (path, df) = table("outcomes");
+    let (_dir, path, df) = table("outcomes");
     let got = stats(&path, "outcomes");
     // Independently: counts by band of the lower rating, and FIDE's
     // table as the rounded normal curve with sigma = 2000/7, capped at 400.
@@ -277,7 +280,7 @@ fn outcomes_and_expected_score() {
 fn bands_by_the_mean_rating() {
     // `--elo-basis average` panicked in polars (floor division needs a
     // feature remis does not build): the mean is integer division.
-    let (path, df) = table("average");
+    let (_dir, path, df) = table("average");
     let output = remis()
         .args(["stats", path.to_str().unwrap(), "--elo-basis", "average"])
         .args(["--by-band", "--play", "all", "--format", "json"])
@@ -334,8 +337,9 @@ fn bands_by_default_hold_players_of_the_bands_strength() {
     // player measure mismatches. By default a game is in the band of its
     // mean rating when the gap is at most 200, and in no band otherwise;
     // an Elo above 2900 is implausible and in no band either.
-    let (_, df) = table("close");
-    let elo_path = scratch("close-elo").join("games.parquet");
+    let (_dir, _, df) = table("close");
+    let elo_dir = scratch("close-elo");
+    let elo_path = elo_dir.join("games.parquet");
     let mut df = df
         .lazy()
         .with_column(lit("elo").alias("ratings"))
@@ -433,7 +437,7 @@ fn erf(x: f64) -> f64 {
 
 #[test]
 fn rating_gap_openings_time_classes_and_clocks() {
-    let (path, df) = table("others");
+    let (_dir, path, df) = table("others");
     // Rating gap: mean rating band × gap bin.
     let gap = stats(&path, "gap");
     let by_cell = df

@@ -13,7 +13,7 @@ use std::{
 use polars::prelude::*;
 
 mod common;
-use common::{games, read_table, remis, scratch, stderr, strings as column};
+use common::{Scratch, games, read_table, remis, scratch, stderr, strings as column};
 
 fn classify(input: &Path, out: &Path, extra: &[&str]) -> Output {
     remis()
@@ -205,8 +205,8 @@ fn a_rerun_into_the_input_folder_does_not_read_its_own_table() {
 }
 
 /// Sends `signal` to the run once its temporary table exists; returns its
-/// output.
-fn interrupt(signal: &str, name: &str) -> (Output, PathBuf) {
+/// output and its folder (the table's is `out` in it).
+fn interrupt(signal: &str, name: &str) -> (Output, Scratch) {
     let dir = scratch(name);
     let fifo = dir.join("games.fifo");
     assert!(
@@ -250,13 +250,14 @@ fn interrupt(signal: &str, name: &str) -> (Output, PathBuf) {
     assert!(status.success());
     let output = child.wait_with_output().unwrap();
     drop(writer);
-    (output, out)
+    (output, dir)
 }
 
 #[test]
 fn an_interrupted_run_removes_its_temporary_file_and_says_so() {
     for (signal, code, name) in [("-INT", 130, "SIGINT"), ("-TERM", 143, "SIGTERM")] {
-        let (output, out) = interrupt(signal, &format!("signal{code}"));
+        let (output, dir) = interrupt(signal, &format!("signal{code}"));
+        let out = dir.join("out");
         assert_eq!(output.status.code(), Some(code), "{}", stderr(&output));
         assert!(
             stderr(&output).contains(&format!("interrupted ({name})")),

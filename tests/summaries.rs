@@ -11,7 +11,7 @@ use polars::prelude::SerReader;
 use remis_report::analysis::{self, Merge, Settings, Summary, summary};
 
 mod common;
-use common::{default_settings, remis, scratch, succeeded};
+use common::{Scratch, default_settings, remis, scratch, succeeded};
 
 /// The sample's PGN text, cut into `parts` files of whole games in order.
 fn sample_in_parts(dir: &Path, parts: usize) -> Vec<PathBuf> {
@@ -45,7 +45,7 @@ fn sample_in_parts(dir: &Path, parts: usize) -> Vec<PathBuf> {
 
 /// The sample as one table and as a dataset of `parts` shards, each with
 /// the summary `classify` writes.
-fn one_and_sharded(name: &str, parts: usize) -> (PathBuf, PathBuf, PathBuf) {
+fn one_and_sharded(name: &str, parts: usize) -> (Scratch, PathBuf, PathBuf) {
     let dir = scratch(name);
     let inputs = dir.join("pgn");
     std::fs::create_dir_all(&inputs).unwrap();

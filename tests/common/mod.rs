@@ -16,7 +16,11 @@ pub fn remis() -> Command {
 
 /// An empty folder for one test, named after the test crate, the process
 /// and `name`, so that test binaries running at once do not collide.
-pub fn scratch(name: &str) -> PathBuf {
+///
+/// The folder is removed when the returned [`Scratch`] is dropped, unless
+/// the test is failing: its files are kept for a look, and the path is
+/// printed. Keep the `Scratch` alive while its paths are in use.
+pub fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!(
         "remis-{}-{}-{name}",
         env!("CARGO_CRATE_NAME"),
@@ -24,7 +28,44 @@ pub fn scratch(name: &str) -> PathBuf {
     ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
+}
+
+/// A test's folder under the system's temporary folder, removed when
+/// dropped (a passing `make test` used to leave hundreds of MB there on
+/// every run).
+#[derive(Debug)]
+pub struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("kept for a look: {}", self.0.display());
+        } else {
+            // A folder still mounted on (the full-disk test) or already
+            // gone is left to the test that made it so.
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
 }
 
 /// The output of a run that must have succeeded; its stderr otherwise.

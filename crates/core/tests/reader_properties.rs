@@ -346,5 +346,6 @@ proptest! {
         prop_assert_eq!(problems, 0);
         prop_assert_eq!(want.len(), 12);
         prop_assert_eq!(rows(&got), rows(&want));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

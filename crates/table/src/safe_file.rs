@@ -387,6 +387,7 @@ mod tests {
         AtomicFile::write_all(&target, b"new").unwrap();
         assert_eq!(std::fs::read(&target).unwrap(), b"new");
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -400,6 +401,7 @@ mod tests {
         }
         assert_eq!(std::fs::read(&target).unwrap(), b"old");
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -413,6 +415,7 @@ mod tests {
         assert_eq!(std::fs::read(&outside).unwrap(), b"keep");
         assert!(!std::fs::symlink_metadata(&target).unwrap().is_symlink());
         assert_eq!(std::fs::read(&target).unwrap(), b"new");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -463,6 +466,7 @@ mod tests {
             open_regular(&fifo),
             Err(SafeFileError::NotRegular { .. })
         ));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -475,5 +479,6 @@ mod tests {
         assert!(refuse_input_as_output(&input, [input.as_path()]).is_err());
         assert!(refuse_input_as_output(&link, [input.as_path()]).is_err());
         assert!(refuse_input_as_output(&dir.join("new.html"), [input.as_path()]).is_ok());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
