@@ -4,7 +4,8 @@
 //! classification asks it) or `FEN<TAB>white|black` (can that side mate,
 //! as after a flag fall) on stdin. `--everywhere` runs the full search on
 //! every question instead of the filter's choice. Prints the time spent,
-//! its distribution and the answers' counts.
+//! its distribution and the answers' counts; `--slowest` the 40 slowest
+//! questions, `--each` every question with its answer and time (µs).
 
 use std::collections::BTreeMap;
 use std::io::{self, BufRead};
@@ -16,6 +17,7 @@ use shakmaty::{CastlingMode, Chess, Color, Position, fen::Fen};
 fn main() {
     let everywhere = std::env::args().any(|a| a == "--everywhere");
     let slowest = std::env::args().any(|a| a == "--slowest");
+    let each = std::env::args().any(|a| a == "--each");
     let options = SearchOptions {
         everywhere,
         ..SearchOptions::default()
@@ -51,6 +53,9 @@ fn main() {
             ),
         };
         let nanos = start.elapsed().as_nanos() as u64;
+        if each {
+            println!("{line}\t{answer}\t{:.1}", nanos as f64 / 1e3);
+        }
         *answers.entry(answer.clone()).or_default() += 1;
         times.push((nanos, format!("{line}\t{answer}")));
     }
