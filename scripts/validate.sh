@@ -5,7 +5,8 @@
 # Prints the ending and draw-type distribution of each collection. Also
 # checks, per collection: both SAN resolvers give the same table; the search
 # agrees with itself (no position it proves unwinnable has a successor with a
-# helpmate); and how far the search filter is from --search-everywhere.
+# helpmate); and how far the search filter is from --search-everywhere
+# (on generated games too).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 SHARED="${1:-../shared/data}"
@@ -131,6 +132,11 @@ print(n)
 PYEOF
 )
 check python-chess-testdata "$pc_games" "$SHARED/misc/python-chess-testdata"
+# Generated games (random legal moves, not real play; issue 31 asks the
+# default to equal the full search on them too): no flag falls, but final
+# positions no player would reach.
+"$REMIS" generate --games 20000 --seed 31 --out "$OUT/generated-20000.pgn"
+check generated-20000 "$(count_event_tags "$OUT/generated-20000.pgn")" "$OUT/generated-20000.pgn"
 
 # CHA-Solver's known answers (crates/core/tests/fixtures/chasolver: its test
 # positions and a fixed sample of its lichess positions, MIT): each position
