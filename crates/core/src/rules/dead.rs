@@ -185,10 +185,7 @@ pub fn can_mate(pos: &Chess, color: Color, options: &SearchOptions) -> Mate {
     let Some((board, castling_dropped)) = to_chess_board(pos) else {
         return Mate::Unknown;
     };
-    let winner = match color {
-        Color::White => chess::Color::White,
-        Color::Black => chess::Color::Black,
-    };
+    let winner = chess_color(color);
     let impossible = if castling_dropped {
         // Without the Chess960 castling rights a proof of "cannot mate"
         // covers fewer moves than the game has: not a proof.
@@ -236,10 +233,7 @@ pub fn can_mate(pos: &Chess, color: Color, options: &SearchOptions) -> Mate {
 /// ```
 pub fn helpmate(pos: &Chess, color: Color, nodes: u64) -> Option<Vec<shakmaty::Move>> {
     let (board, _) = to_chess_board(pos)?;
-    let winner = match color {
-        Color::White => chess::Color::White,
-        Color::Black => chess::Color::Black,
-    };
+    let winner = chess_color(color);
     let Some(chasolver::Winnability::Winnable { helpmate }) =
         chasolver::winnability_within(&board, winner, nodes)
     else {
@@ -322,7 +316,9 @@ pub fn deadness(pos: &Chess, legal_moves: usize, options: &SearchOptions) -> Dea
             } else {
                 Color::Black
             };
-            if cannot_mate_quickly(pos, first) && cannot_mate_quickly(pos, !first) {
+            if quick_board(pos).is_some_and(|board| {
+                cannot_mate_quickly(&board, first) && cannot_mate_quickly(&board, !first)
+            }) {
                 return Deadness::DeadBySearch;
             }
         }
@@ -359,8 +355,11 @@ pub fn can_mate_after_flag(
 ) -> Mate {
     let board = pos.board();
     let heavy_or_pawn = board.by_color(color) & (board.pawns() | board.rooks_and_queens());
+    if options.everywhere || heavy_or_pawn.is_empty() {
+        return can_mate(pos, color, options);
+    }
     let still = worth_a_quick_proof(pos);
-    if options.everywhere || heavy_or_pawn.is_empty() || worth_searching(pos, legal_moves, still) {
+    if worth_searching(pos, legal_moves, still) {
         return can_mate(pos, color, options);
     }
     if legal_moves <= FORCED_REPLIES
@@ -384,7 +383,7 @@ pub fn can_mate_after_flag(
     {
         return Mate::Impossible;
     }
-    if still && cannot_mate_quickly(pos, color) {
+    if still && quick_board(pos).is_some_and(|board| cannot_mate_quickly(&board, color)) {
         return Mate::Impossible;
     }
     Mate::Presumed
@@ -424,17 +423,20 @@ fn worth_a_quick_proof(pos: &Chess) -> bool {
 /// positions (docs/performance.md).
 const STILL_PIECE_MOVES: usize = 8;
 
+/// The position as chasolver's quick mode takes it, converted once for
+/// both sides' proofs; `None` where its proof would not be one (Chess960
+/// castling rights dropped: a proof covering fewer moves than the game has).
+fn quick_board(pos: &Chess) -> Option<chess::Board> {
+    match to_chess_board(pos) {
+        Some((board, false)) => Some(board),
+        _ => None,
+    }
+}
+
 /// chasolver's quick mode: a sound, incomplete proof that `color` cannot
 /// mate (6 µs on the average final position). No proof is not "can mate".
-fn cannot_mate_quickly(pos: &Chess, color: Color) -> bool {
-    match to_chess_board(pos) {
-        // Without the Chess960 castling rights a proof covers fewer moves
-        // than the game has: not a proof.
-        Some((board, false)) => {
-            chasolver::is_unwinnable_fast_within(&board, chess_color(color), QUICK_NODES).0
-        }
-        _ => false,
-    }
+fn cannot_mate_quickly(board: &chess::Board, color: Color) -> bool {
+    chasolver::is_unwinnable_fast_within(board, chess_color(color), QUICK_NODES).0
 }
 
 /// The quick mode's budget of positions for its full-width searches. As

@@ -282,7 +282,10 @@ fn the_quick_proof_stops_at_its_budget() {
     // Where the quick proof is cheap it still proves: a pawn wall with
     // nothing else to move.
     let wall = position("4k3/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/4K3 w - - 0 1");
-    assert!(cannot_mate_quickly(&wall, Color::White));
+    assert!(cannot_mate_quickly(
+        &quick_board(&wall).unwrap(),
+        Color::White
+    ));
 }
 
 #[test]
@@ -320,7 +323,12 @@ fn jammed_pawns_behind_still_pieces_get_the_full_search() {
     let pos = position(fen);
     assert!(!frozen_pawns(&pos));
     assert!(pawns_jammed(&pos));
-    assert!(!Color::ALL.into_iter().all(|c| cannot_mate_quickly(&pos, c)));
+    let board = quick_board(&pos).unwrap();
+    assert!(
+        !Color::ALL
+            .into_iter()
+            .all(|c| cannot_mate_quickly(&board, c))
+    );
     assert!(worth_searching(
         &pos,
         pos.legal_moves().len(),
