@@ -416,3 +416,222 @@ mod output_paths {
         }
     }
 }
+
+// Issue 48: zip members named twice, streaming zippers, explain's --source.
+
+/// A zip archive written by hand, as a streaming zipper writes one: each
+/// member deflated, and with `descriptors` its sizes and CRC only in a data
+/// descriptor after the data (flag bit 3, zeros in the local header), as
+/// `zip -` does on a pipe. Member names may repeat (the zip crate's writer
+/// refuses that; other zippers do not).
+fn raw_zip(members: &[(&str, &[u8])], descriptors: bool) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut central = Vec::new();
+    for (name, data) in members {
+        let mut deflater =
+            flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
+        deflater.write_all(data).unwrap();
+        let packed = deflater.finish().unwrap();
+        let mut crc = flate2::Crc::new();
+        crc.update(data);
+        let (crc, csize, usize) = (crc.sum(), packed.len() as u32, data.len() as u32);
+        let flags: u16 = if descriptors { 8 } else { 0 };
+        let offset = out.len() as u32;
+        let (lcrc, lcsize, lusize) = if descriptors {
+            (0, 0, 0)
+        } else {
+            (crc, csize, usize)
+        };
+        out.extend(0x0403_4b50u32.to_le_bytes());
+        out.extend(20u16.to_le_bytes());
+        out.extend(flags.to_le_bytes());
+        out.extend(8u16.to_le_bytes()); // deflate
+        out.extend([0u8; 4]); // time, date
+        out.extend(lcrc.to_le_bytes());
+        out.extend(lcsize.to_le_bytes());
+        out.extend(lusize.to_le_bytes());
+        out.extend((name.len() as u16).to_le_bytes());
+        out.extend(0u16.to_le_bytes());
+        out.extend(name.as_bytes());
+        out.extend(&packed);
+        if descriptors {
+            out.extend(0x0807_4b50u32.to_le_bytes());
+            out.extend(crc.to_le_bytes());
+            out.extend(csize.to_le_bytes());
+            out.extend(usize.to_le_bytes());
+        }
+        central.extend(0x0201_4b50u32.to_le_bytes());
+        central.extend(20u16.to_le_bytes());
+        central.extend(20u16.to_le_bytes());
+        central.extend(flags.to_le_bytes());
+        central.extend(8u16.to_le_bytes());
+        central.extend([0u8; 4]);
+        central.extend(crc.to_le_bytes());
+        central.extend(csize.to_le_bytes());
+        central.extend(usize.to_le_bytes());
+        central.extend((name.len() as u16).to_le_bytes());
+        central.extend([0u8; 12]); // extra, comment, disk, attributes
+        central.extend(offset.to_le_bytes());
+        central.extend(name.as_bytes());
+    }
+    let start = out.len() as u32;
+    out.extend(&central);
+    out.extend(0x0605_4b50u32.to_le_bytes());
+    out.extend([0u8; 4]);
+    out.extend((members.len() as u16).to_le_bytes());
+    out.extend((members.len() as u16).to_le_bytes());
+    out.extend((central.len() as u32).to_le_bytes());
+    out.extend(start.to_le_bytes());
+    out.extend(0u16.to_le_bytes());
+    out
+}
+
+/// `n` games whose events are `prefix0`, `prefix1`, …
+fn named_games(prefix: &str, n: usize) -> String {
+    games(n).replace("[Event \"g", &format!("[Event \"{prefix}"))
+}
+
+#[test]
+fn zip_members_of_the_same_name_are_all_read_each_its_own_source() {
+    let dir = scratch("zip-duplicates");
+    let (first, middle, second) = (
+        named_games("first", 3),
+        named_games("mid", 2),
+        named_games("second", 4),
+    );
+    for descriptors in [false, true] {
+        let bytes = raw_zip(
+            &[
+                ("a.pgn", first.as_bytes()),
+                ("b.pgn", middle.as_bytes()),
+                ("a.pgn", second.as_bytes()),
+            ],
+            descriptors,
+        );
+        let name = format!("dup-{descriptors}.zip");
+        let table = table_of(&dir, &name, &bytes);
+        assert_eq!(table.height(), 9, "descriptors {descriptors}");
+        let events: Vec<_> = column(&table, "event").into_iter().flatten().collect();
+        assert_eq!(
+            events,
+            [
+                "first0", "first1", "first2", "mid0", "mid1", "second0", "second1", "second2",
+                "second3"
+            ]
+        );
+        let mut sources: Vec<_> = column(&table, "source").into_iter().flatten().collect();
+        sources.dedup();
+        assert_eq!(sources.len(), 3, "{sources:?}");
+        assert!(sources[0].ends_with("!a.pgn"), "{sources:?}");
+        assert!(sources[2].ends_with("!a.pgn#3"), "{sources:?}");
+    }
+}
+
+#[test]
+fn a_zip_from_a_streaming_zipper_is_read_on_standard_input() {
+    let dir = scratch("zip-stdin");
+    let bytes = raw_zip(
+        &[
+            ("one.pgn", named_games("one", 3).as_bytes()),
+            ("two.pgn", named_games("two", 2).as_bytes()),
+        ],
+        true,
+    );
+    let out = dir.join("out");
+    let mut child = remis()
+        .args(["classify", "-", "--out"])
+        .arg(&out)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&bytes).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let table = read_table(&out.join("games.parquet"));
+    let events: Vec<_> = column(&table, "event").into_iter().flatten().collect();
+    assert_eq!(events, ["one0", "one1", "one2", "two0", "two1"]);
+    assert_eq!(column(&table, "source")[4].as_deref(), Some("-!two.pgn"));
+}
+
+fn explain(archive: &Path, source: &str, game: u64) -> Output {
+    remis()
+        .arg("explain")
+        .arg(archive)
+        .args([
+            "--source",
+            source,
+            "--game",
+            &game.to_string(),
+            "--format",
+            "json",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn explain_names_a_member_exactly_or_unambiguously_and_refuses_an_ambiguous_name() {
+    let dir = scratch("explain-source");
+    let archive = dir.join("twic.zip");
+    std::fs::write(
+        &archive,
+        raw_zip(
+            &[
+                ("ba.pgn", named_games("ba", 2).as_bytes()),
+                ("a.pgn", named_games("a", 2).as_bytes()),
+                ("x/c.pgn", named_games("xc", 1).as_bytes()),
+                ("y/c.pgn", named_games("yc", 1).as_bytes()),
+                ("a.pgn", named_games("again", 2).as_bytes()),
+            ],
+            false,
+        ),
+    )
+    .unwrap();
+    let event = |output: &Output| -> String {
+        assert!(output.status.success(), "{}", stderr(output));
+        let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        format!(
+            "{} {}",
+            json["source"].as_str().unwrap(),
+            json["event"].as_str().unwrap_or("?")
+        )
+    };
+    let name = archive.display().to_string();
+    // A member's name, not the end of another's.
+    assert_eq!(
+        event(&explain(&archive, "a.pgn", 2)),
+        format!("{name}!a.pgn a1")
+    );
+    assert_eq!(
+        event(&explain(&archive, "ba.pgn", 2)),
+        format!("{name}!ba.pgn ba1")
+    );
+    // The table's own source, whole, and a repeated member by its number.
+    assert_eq!(
+        event(&explain(&archive, &format!("{name}!a.pgn#5"), 2)),
+        format!("{name}!a.pgn#5 again1")
+    );
+    assert_eq!(
+        event(&explain(&archive, "a.pgn#5", 2)),
+        format!("{name}!a.pgn#5 again1")
+    );
+    assert_eq!(
+        event(&explain(&archive, "x/c.pgn", 1)),
+        format!("{name}!x/c.pgn xc0")
+    );
+    // Two members end so: refused, naming both.
+    let output = explain(&archive, "c.pgn", 1);
+    assert!(!output.status.success());
+    let message = stderr(&output);
+    assert!(
+        message.contains("x/c.pgn") && message.contains("y/c.pgn"),
+        "{message}"
+    );
+    // No member of that name.
+    let output = explain(&archive, "b.pgn", 1);
+    assert!(!output.status.success());
+    assert!(stderr(&output).contains("ba.pgn"), "{}", stderr(&output));
+}

@@ -33,8 +33,10 @@ pub struct Args {
     /// first game is 1).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     game: u64,
-    /// In an archive of several files, the member whose games are counted
-    /// (the end of its name, as the table's `source`); default: the first.
+    /// In an archive of several files, the member whose games are counted:
+    /// the table's `source` whole, the member's name, or its end from a `/`
+    /// (`a.pgn` never names `ba.pgn`; a name that fits several members is
+    /// refused, listing them); default: the first.
     #[arg(long)]
     source: Option<String>,
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -86,10 +88,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
             };
             safe_file::refuse_input_as_output(&out, [args.input.as_path()])?;
             safe_file::AtomicFile::write_all(&out, render::html(&trail).as_bytes())?;
-            eprintln!(
+            remis_core::say!(
                 "remis: explanation of game {} -> {}",
                 args.game,
-                out.display()
+                remis_core::excerpt::shown_path(&out)
             );
         }
     }

@@ -128,7 +128,14 @@ pub fn explain_all(
             continue;
         };
         let input = Input::File(path);
-        let (found, _) = find_games(&input, member, &wanted, tables, search.clone());
+        // The member exactly as the table names it: "a.pgn" is not the end
+        // of "ba.pgn" here.
+        let archive = format!("{}!", input.name());
+        let select = |name: &str| match member {
+            Some(member) => name.strip_prefix(&archive) == Some(member),
+            None => true,
+        };
+        let (found, _) = find_games(&input, &select, &wanted, tables, search.clone());
         for (n, game) in found {
             let mut trail = explain(&game, n, search);
             // Named as the table names it, so that the page can match them.
@@ -608,7 +615,7 @@ fn move_label(before: &Chess, m: Move) -> String {
 }
 
 mod find;
-pub use find::{FindError, Found, find_game, find_games, locate};
+pub use find::{FindError, Found, find_game, find_games, locate, names_source, resolve_source};
 
 #[cfg(test)]
 mod tests;

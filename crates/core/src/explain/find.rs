@@ -20,6 +20,85 @@ pub enum FindError {
     },
     #[error("{0}: no games read")]
     Empty(String),
+    #[error("{input}: no source named {wanted}; its sources: {}", list(available))]
+    NoSuchSource {
+        input: String,
+        wanted: String,
+        available: Vec<String>,
+    },
+    #[error("{input}: {wanted} names {} sources; name one of them whole: {}", candidates.len(), list(candidates))]
+    AmbiguousSource {
+        input: String,
+        wanted: String,
+        candidates: Vec<String>,
+    },
+    #[error("{0}: cannot list its sources: {1}")]
+    Unreadable(String, std::io::Error),
+}
+
+/// A list of names for a message, cut after twenty.
+fn list(names: &[String]) -> String {
+    const SHOWN: usize = 20;
+    let mut text = names
+        .iter()
+        .take(SHOWN)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if names.len() > SHOWN {
+        text.push_str(&format!(" and {} more", names.len() - SHOWN));
+    }
+    if names.is_empty() {
+        text.push_str("none");
+    }
+    text
+}
+
+/// Whether `wanted` names `source` (as the table's `source` column holds
+/// it): the whole of it, or its end from a `/` or `!` on (a member's name,
+/// a file's name below its folder). "a.pgn" names "twic.zip!a.pgn" and
+/// "games/a.pgn", never "twic.zip!ba.pgn".
+pub fn names_source(source: &str, wanted: &str) -> bool {
+    source == wanted
+        || source
+            .strip_suffix(wanted)
+            .is_some_and(|head| head.ends_with('/') || head.ends_with('!'))
+}
+
+/// The one source of `input` that `wanted` names (see [`names_source`]):
+/// the source whose name is `wanted` whole, or the member whose name is,
+/// else the only one whose name ends so; refused when none or several do. `None` when the input's
+/// sources cannot be listed without reading it (standard input): the first
+/// source read that `wanted` names is taken.
+pub fn resolve_source(input: &Input, wanted: &str) -> Result<Option<String>, FindError> {
+    let sources =
+        crate::input::source_names(input).map_err(|e| FindError::Unreadable(input.name(), e))?;
+    let Some(sources) = sources else {
+        return Ok(None);
+    };
+    // The table's source whole, or a member's whole name.
+    let member = format!("{}!{wanted}", input.name());
+    if let Some(exact) = sources.iter().find(|s| *s == wanted || **s == member) {
+        return Ok(Some(exact.clone()));
+    }
+    let mut candidates: Vec<String> = sources
+        .iter()
+        .filter(|s| names_source(s, wanted))
+        .cloned()
+        .collect();
+    match candidates.len() {
+        1 => Ok(candidates.pop()),
+        0 => Err(FindError::NoSuchSource {
+            input: input.name(),
+            wanted: wanted.to_string(),
+            available: sources,
+        }),
+        _ => Err(FindError::AmbiguousSource {
+            input: input.name(),
+            wanted: wanted.to_string(),
+            candidates,
+        }),
+    }
 }
 
 /// A game found in an input: its record and the moves replayed.
@@ -31,8 +110,9 @@ pub struct Found {
 }
 
 /// Reads game `game_no` (1-based, as the table's `game_no`: the games of
-/// one source in order) of the first source of `input` whose name ends
-/// with `source` (any source when `None`), replaying every game before it.
+/// one source in order) of the source of `input` that `source` names (see
+/// [`resolve_source`]; the first source when `None`), replaying every game
+/// before it.
 pub fn find_game(
     input: &Input,
     source: Option<&str>,
@@ -41,7 +121,16 @@ pub fn find_game(
     search: SearchOptions,
 ) -> Result<Found, FindError> {
     let wanted = std::collections::BTreeSet::from([game_no]);
-    let (mut found, counted) = find_games(input, source, &wanted, tables, search);
+    let resolved = match source {
+        Some(source) => Some(resolve_source(input, source)?),
+        None => None,
+    };
+    let select = |name: &str| match (&resolved, source) {
+        (Some(Some(exact)), _) => name == exact,
+        (_, Some(source)) => names_source(name, source),
+        (_, None) => true,
+    };
+    let (mut found, counted) = find_games(input, &select, &wanted, tables, search);
     match (found.remove(&game_no), counted) {
         (Some(found), _) => Ok(found),
         (None, Some((name, games))) => Err(FindError::TooFew {
@@ -53,12 +142,13 @@ pub fn find_game(
     }
 }
 
-/// The games `wanted` (numbers as in [`find_game`]) of one source of
-/// `input`, read in one pass that stops after the last of them; and the
-/// source's name with the games counted (`None` when none was read).
+/// The games `wanted` (numbers as in [`find_game`]) of the first source of
+/// `input` that `select` takes (by its name, as the table's `source`),
+/// read in one pass that stops after the last of them; and the source's
+/// name with the games counted (`None` when none was read).
 pub fn find_games(
     input: &Input,
-    source: Option<&str>,
+    select: &dyn Fn(&str) -> bool,
     wanted: &std::collections::BTreeSet<u64>,
     tables: &dyn ColumnarSource,
     search: SearchOptions,
@@ -77,7 +167,7 @@ pub fn find_games(
         tables,
         Arc::new(AtomicU64::new(0)),
         &mut |chunk| {
-            if source.is_some_and(|s| !chunk.source.ends_with(s)) {
+            if !select(&chunk.source) {
                 return true;
             }
             match &counted {

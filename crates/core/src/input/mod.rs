@@ -11,6 +11,7 @@ mod open;
 pub mod pgn;
 mod tag_line;
 mod text;
+mod zip_dir;
 
 pub use chunk::{Chunk, chunk_stream};
 pub use columnar::{
@@ -18,7 +19,7 @@ pub use columnar::{
 };
 pub use frame::{Framer, GameSpan};
 pub use limits::{Cap, Limits, MAX_TAG_LINE_BYTES};
-pub use open::{InputProblem, ReadReport, read_chunks};
+pub use open::{InputProblem, ReadReport, read_chunks, source_names};
 pub use text::NormalizedText;
 
 use std::{

@@ -3,7 +3,7 @@
 
 use std::{
     fs::File,
-    io::{self, BufRead, BufReader, Read},
+    io::{self, BufRead, BufReader, Read, Seek},
     path::Path,
     sync::{
         Arc,
@@ -367,7 +367,7 @@ fn read_one(
                 chunker.uncount(buffered.buffer().len());
                 read_zip_file(chunker, name, path, buffered.into_inner())?
             }
-            None => read_zip_stream(chunker, name, &mut buffered),
+            None => read_zip_stdin(chunker, name, &mut buffered),
         },
         FileKind::Parquet => match path {
             Some(path) => {
@@ -402,8 +402,39 @@ fn is_pgn_member(name: &str) -> bool {
     name.to_ascii_lowercase().ends_with(".pgn")
 }
 
-/// A zip archive on disk: its PGN members in archive order. When the
-/// central directory is unreadable (a truncated download), the members are
+/// The `source` of each PGN member of one archive: `archive!member`, and
+/// for a member whose name an earlier member already had,
+/// `archive!member#N` with N its place among the archive's PGN members
+/// (1-based), so that no two members share a source and none is dropped.
+struct MemberNames {
+    /// Hashes of the names met so far: a collision only adds a `#N`.
+    seen: std::collections::HashSet<u64>,
+    position: u64,
+}
+
+impl MemberNames {
+    fn new() -> MemberNames {
+        MemberNames {
+            seen: std::collections::HashSet::new(),
+            position: 0,
+        }
+    }
+
+    /// The source of the next member of the archive `archive`.
+    fn next(&mut self, archive: &str, member: &str) -> String {
+        self.position += 1;
+        if self.seen.insert(crate::fnv::fnv1a(member.as_bytes())) {
+            format!("{archive}!{member}")
+        } else {
+            format!("{archive}!{member}#{}", self.position)
+        }
+    }
+}
+
+/// A zip archive on disk: its PGN members in the order of its central
+/// directory, duplicates included, each read from its local header with
+/// the directory's size (so members with data descriptors are read). When
+/// the directory is unreadable (a truncated download), the members are
 /// read one after another from the start instead.
 fn read_zip_file(
     chunker: &mut Chunker<'_>,
@@ -415,41 +446,155 @@ fn read_zip_file(
     // The archive is read again from its start: its directory is at the end.
     // Hashed by the input's first reader, which reads the file to its end.
     let counted_file = Counting::unhashed(File::open(path)?, chunker.bytes_read.clone());
-    match zip::ZipArchive::new(BufReader::new(counted_file)) {
-        Ok(mut archive) => {
-            let mut members = 0;
-            for i in 0..archive.len() {
-                let mut member = match archive.by_index(i) {
-                    Ok(m) => m,
-                    Err(e) => {
-                        chunker.problem(name, format!("zip member {i} unreadable: {e}"));
-                        continue;
-                    }
-                };
-                let member_name = member.name().map(|n| n.to_string()).unwrap_or_default();
-                if member.is_file() && is_pgn_member(&member_name) {
-                    members += 1;
-                    chunker.stream(&format!("{name}!{member_name}"), &mut member);
-                }
-            }
-            if members == 0 {
-                chunker.problem(name, no_pgn_members(archive.len()));
-            }
-        }
+    read_zip_seekable(chunker, name, BufReader::new(counted_file));
+    Ok(())
+}
+
+fn read_zip_seekable<R: Read + io::Seek>(chunker: &mut Chunker<'_>, name: &str, mut file: R) {
+    let mut directory = match super::zip_dir::CentralDirectory::open(&mut file) {
+        Ok(directory) => directory,
         Err(e) => {
             chunker.problem(
                 name,
                 format!("zip directory unreadable ({e}); reading members in stored order"),
             );
-            read_zip_stream(chunker, name, &mut BufReader::new(File::open(path)?));
+            if file.seek(io::SeekFrom::Start(0)).is_ok() {
+                read_zip_stream(chunker, name, &mut file);
+            }
+            return;
+        }
+    };
+    let mut names = MemberNames::new();
+    let (mut members, mut pgn) = (0u64, 0u64);
+    while let Some(entry) = directory.next(&mut file) {
+        if chunker.stopped {
+            return;
+        }
+        members += 1;
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                chunker.problem(
+                    name,
+                    format!(
+                        "zip directory damaged at member {members} of {}: {e}; members after it not read",
+                        directory.entries
+                    ),
+                );
+                return;
+            }
+        };
+        if entry.is_dir() || !is_pgn_member(&entry.name) {
+            continue;
+        }
+        pgn += 1;
+        let source = names.next(name, &entry.name);
+        if let Err(e) = file.seek(io::SeekFrom::Start(entry.local_header)) {
+            chunker.problem(&source, format!("zip member unreadable: {e}"));
+            continue;
+        }
+        // The directory's sizes and CRC, which a streaming zipper writes
+        // only after the data.
+        let options = zip::read::ZipReadOptions::default()
+            .override_compressed_size(entry.compressed_size)
+            .override_uncompressed_size(entry.uncompressed_size)
+            .override_crc(entry.crc32);
+        match zip::read::read_zipfile_from_stream_with_options(&mut file, options) {
+            Ok(Some(mut member)) => chunker.stream(&source, &mut member),
+            Ok(None) => chunker.problem(
+                &source,
+                "zip member unreadable: no local header where the directory says".to_string(),
+            ),
+            Err(e) => chunker.problem(&source, format!("zip member unreadable: {e}")),
         }
     }
-    Ok(())
+    if pgn == 0 {
+        chunker.problem(name, no_pgn_members(members as usize));
+    }
 }
 
-/// A zip archive read front to back (standard input, damaged archives).
+/// A zip archive on standard input: spooled to an unnamed temporary file
+/// (nothing left behind, whatever happens to the run), then read by its
+/// central directory like a file, so that what a streaming zipper writes
+/// (sizes after the data) and repeated member names are read as from a
+/// path. An archive larger than the cap is read front to back instead.
+fn read_zip_stdin(chunker: &mut Chunker<'_>, name: &str, reader: &mut dyn Read) {
+    let mut spool = match spool_file() {
+        Ok(file) => file,
+        Err(e) => {
+            chunker.problem(
+                name,
+                format!(
+                    "no temporary file for the zip archive ({e}); reading members in stored order"
+                ),
+            );
+            return read_zip_stream(chunker, name, reader);
+        }
+    };
+    let copied = io::copy(&mut reader.take(MAX_SPOOLED_ZIP), &mut spool);
+    match copied {
+        Ok(n) if n < MAX_SPOOLED_ZIP => {
+            // The bytes were counted as they were read from standard input.
+            let mut file = BufReader::new(spool);
+            if file.seek(io::SeekFrom::Start(0)).is_ok() {
+                read_zip_seekable(chunker, name, file);
+            }
+        }
+        Ok(_) => {
+            chunker.problem(
+                name,
+                format!(
+                    "a zip archive on standard input larger than {} GiB: give its path instead",
+                    MAX_SPOOLED_ZIP >> 30
+                ),
+            );
+        }
+        Err(e) => chunker.problem(name, format!("zip archive breaks off: {e}")),
+    }
+}
+
+/// The largest zip archive read from standard input (spooled to disk).
+const MAX_SPOOLED_ZIP: u64 = 64 << 30;
+
+/// An unnamed file in the temporary folder (`O_TMPFILE`), or, where the
+/// file system cannot make one, a new file removed at once.
+fn spool_file() -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let dir = std::env::temp_dir();
+    let unnamed = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .mode(0o600)
+        .custom_flags(libc::O_TMPFILE)
+        .open(&dir);
+    match unnamed {
+        Ok(file) => Ok(file),
+        Err(_) => {
+            let path = dir.join(format!(
+                ".remis-zip-{}-{:x}",
+                std::process::id(),
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos())
+            ));
+            let file = std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .custom_flags(libc::O_NOFOLLOW)
+                .open(&path)?;
+            std::fs::remove_file(&path)?;
+            Ok(file)
+        }
+    }
+}
+
+/// A zip archive read front to back (damaged archives, and standard input
+/// when it cannot be spooled).
 fn read_zip_stream(chunker: &mut Chunker<'_>, name: &str, mut reader: &mut dyn Read) {
     let (mut members, mut pgn) = (0, 0);
+    let mut names = MemberNames::new();
     loop {
         match zip::read::read_zipfile_from_stream(&mut reader) {
             Ok(Some(mut member)) => {
@@ -457,7 +602,8 @@ fn read_zip_stream(chunker: &mut Chunker<'_>, name: &str, mut reader: &mut dyn R
                 let member_name = member.name().map(|n| n.to_string()).unwrap_or_default();
                 if member.is_file() && is_pgn_member(&member_name) {
                     pgn += 1;
-                    chunker.stream(&format!("{name}!{member_name}"), &mut member);
+                    let source = names.next(name, &member_name);
+                    chunker.stream(&source, &mut member);
                 }
             }
             Ok(None) => {
@@ -472,4 +618,34 @@ fn read_zip_stream(chunker: &mut Chunker<'_>, name: &str, mut reader: &mut dyn R
             }
         }
     }
+}
+
+/// The sources an input file holds, named as `classify` names them in the
+/// table's `source` (a zip archive's PGN members, in directory order); for
+/// any other file, the file itself. `None` when they cannot be listed
+/// without reading the games (standard input, a zip archive whose
+/// directory is damaged).
+pub fn source_names(input: &Input) -> io::Result<Option<Vec<String>>> {
+    let Input::File(path) = input else {
+        return Ok(None);
+    };
+    let name = input.name();
+    let mut file = BufReader::new(File::open(path)?);
+    if FileKind::sniff(file.fill_buf()?) != FileKind::Zip {
+        return Ok(Some(vec![name]));
+    }
+    let Ok(mut directory) = super::zip_dir::CentralDirectory::open(&mut file) else {
+        return Ok(None);
+    };
+    let mut names = MemberNames::new();
+    let mut sources = Vec::new();
+    while let Some(entry) = directory.next(&mut file) {
+        let Ok(entry) = entry else {
+            return Ok(None);
+        };
+        if !entry.is_dir() && is_pgn_member(&entry.name) {
+            sources.push(names.next(&name, &entry.name));
+        }
+    }
+    Ok(Some(sources))
 }
