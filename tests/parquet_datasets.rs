@@ -202,3 +202,44 @@ fn a_shard_in_the_way_is_refused_and_its_own_rerun_replaces_it() {
     assert!(!stale.exists());
     assert!(String::from_utf8_lossy(&cleaned.stderr).contains("left by an interrupted run"));
 }
+
+#[test]
+fn a_shard_named_only_by_its_extension_is_read_back() {
+    // An input named `.pgn` gives the shard `.parquet`: a name that is all
+    // suffix (no "extension" to Rust's Path) must still be a table to every
+    // reading command.
+    let dir = scratch("dot-shard");
+    let input = dir.join("in");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::write(input.join(".pgn"), common::games(13)).unwrap();
+    std::fs::write(input.join("b.pgn"), common::games(2)).unwrap();
+    let out = dir.join("out");
+    succeeded(
+        remis()
+            .arg("classify")
+            .arg(&input)
+            .arg("--shard-per-input")
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap(),
+    );
+    assert!(out.join(".parquet").is_file());
+    for source in ["rows", "summaries"] {
+        let output = succeeded(
+            remis()
+                .arg("stats")
+                .arg(&out)
+                .args(["--view", "outcomes", "--format", "json", "--source", source])
+                .output()
+                .unwrap(),
+        );
+        let text = String::from_utf8_lossy(&output.stdout);
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let all = json
+            .as_array()
+            .and_then(|rows| rows.iter().find(|r| r["band"] == "all"))
+            .unwrap_or_else(|| panic!("--source {source}: no row for all bands: {text}"));
+        assert_eq!(all["games"], 15, "--source {source}: {text}");
+    }
+}

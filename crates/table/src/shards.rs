@@ -15,9 +15,7 @@ use crate::writer::{InputStamp, Manifest};
 /// Where the table goes: `--out x.parquet` is the file itself, any other
 /// name a folder for `games.parquet`.
 pub fn table_path(out: &std::path::Path) -> Result<PathBuf> {
-    let is_file_name = out
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("parquet"));
+    let is_file_name = remis_core::input::is_parquet_name(out);
     if is_file_name && !out.is_dir() {
         if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent)

@@ -161,11 +161,7 @@ fn walk(
         } else if !meta.is_file() {
             out.skipped
                 .push((path, "not a regular file (FIFO, socket or device)"));
-        } else if path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("parquet"))
-            && tables.is_games_table(&path)
-        {
+        } else if is_parquet_name(&path) && tables.is_games_table(&path) {
             // A rerun into the input folder (`classify d --out d`) must not
             // read the table the last run wrote there.
             out.skipped
@@ -239,6 +235,17 @@ pub fn is_input_file_name(path: &Path) -> bool {
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
     FOLDER_SUFFIXES.iter().any(|ext| name.ends_with(ext))
+}
+
+/// Whether a file's name ends in `.parquet` (any case). Not
+/// `Path::extension`: the shard of an input named `.pgn` is `.parquet`, a
+/// name that is all suffix and has no extension to it, and it is a table
+/// all the same, to the commands that read tables and to the folder walk
+/// that must pass over them.
+pub fn is_parquet_name(path: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    path.file_name()
+        .is_some_and(|n| n.as_bytes().to_ascii_lowercase().ends_with(b".parquet"))
 }
 
 /// Total size in bytes of the inputs, when every one is a file.

@@ -90,7 +90,7 @@ pub(super) fn parquet_below_once(
         };
         if meta.is_dir() {
             parquet_below_once(&path, out, seen)?;
-        } else if meta.is_file() && path.extension().is_some_and(|e| e == "parquet") {
+        } else if meta.is_file() && remis_core::input::is_parquet_name(&path) {
             out.push(path);
         }
     }
