@@ -27,8 +27,8 @@ use crate::input::{
     pgn::{self, SyntaxError},
 };
 use crate::rules::{
-    self, Arbiter, BoardFacts, Deadness, Ending, Event, GameResult, Mate, Mismatch, SearchOptions,
-    Termination,
+    self, Arbiter, BoardFacts, Deadness, Ending, Event, GameResult, MAX_WORDING_BYTES, Mate,
+    Mismatch, SearchOptions, Termination, Wording,
 };
 
 /// The rules a game is played under, from its `Variant` tag.
@@ -203,6 +203,16 @@ pub enum SanResolver {
     Shakmaty,
 }
 
+/// What the comment kept since the last move says about how the game
+/// ended, read once (at the result token, or at the end of a movetext
+/// without one); `None` when there is none or it is no wording.
+fn closing_wording(closing_set: &mut bool, closing: &[u8], text: &GameText) -> Option<Wording> {
+    if !std::mem::take(closing_set) {
+        return None;
+    }
+    Wording::read(closing, text.get(Field::White), text.get(Field::Black))
+}
+
 /// Encodes a move compactly for the movetext hash.
 fn move_code(m: shakmaty::Move) -> u64 {
     let promotion = m.promotion().map_or(0, |r| r as u64);
@@ -226,6 +236,12 @@ pub struct GameReplayer {
     /// from those two comments only, once the game is done.
     text_base: usize,
     last_comments: [Option<(usize, usize)>; 2],
+    /// The last comment since the last move, when short enough to be a
+    /// wording of how the game ended (a buffer reused from game to game).
+    closing: Vec<u8>,
+    closing_set: bool,
+    /// What the comment just before the result token says, read there.
+    closing_comment: Option<Wording>,
 }
 
 impl Default for GameReplayer {
@@ -256,6 +272,9 @@ impl GameReplayer {
             resolver: SanResolver::default(),
             text_base: 0,
             last_comments: [None, None],
+            closing: Vec::with_capacity(MAX_WORDING_BYTES),
+            closing_set: false,
+            closing_comment: None,
             cut: None,
             record: GameRecord::new(),
             arbiter: Arbiter::new(search),
@@ -436,13 +455,31 @@ impl GameReplayer {
         if record.result.is_none() {
             record.result = self.movetext_result;
         }
-        let termination = Termination::parse(
+        let Wording {
+            mut termination,
+            mut flagged,
+        } = Wording::of_tag(
             record.text.get(Field::Termination),
             record.text.get(Field::White),
             record.text.get(Field::Black),
         );
+        // A movetext without a result token may still end in the comment.
+        if self.movetext_result.is_none() {
+            self.closing_comment =
+                closing_wording(&mut self.closing_set, &self.closing, &record.text);
+        }
+        if let Some(said) = self.closing_comment.take() {
+            // The tag, when it gives a reason, is believed first; the
+            // comment may still say whose flag fell.
+            if matches!(termination, Termination::Normal | Termination::Unterminated) {
+                termination = said.termination;
+                flagged = said.flagged;
+            } else if termination.is_flag_fall() && said.termination.is_flag_fall() {
+                flagged = flagged.or(said.flagged);
+            }
+        }
         let result = record.result.unwrap_or(GameResult::Unknown);
-        let ruling = self.arbiter.rule(result, termination);
+        let ruling = self.arbiter.rule(result, termination, flagged);
         record.ending = ruling.verdict.ending;
         record.mismatch = ruling.verdict.mismatch;
         record.law_result = ruling.verdict.law_result;
@@ -465,6 +502,8 @@ impl Visitor for GameReplayer {
 
     fn begin_tags(&mut self) -> ControlFlow<GameRecord> {
         self.movetext_result = None;
+        self.closing_set = false;
+        self.closing_comment = None;
         ControlFlow::Continue(())
     }
 
@@ -533,6 +572,7 @@ impl Visitor for GameReplayer {
             );
         }
         self.arbiter.play(m);
+        self.closing_set = false;
         let record = &mut self.record;
         record.plies += 1;
         record.movetext_hash = fnv::mix(record.movetext_hash, move_code(m));
@@ -550,6 +590,14 @@ impl Visitor for GameReplayer {
             let at = (comment.0.as_ptr() as usize).wrapping_sub(self.text_base);
             self.last_comments[side] = Some((at, comment.0.len()));
         }
+        // Kept only while no move follows; read at the result token.
+        let body = comment.0.trim_ascii();
+        self.closing_set =
+            body.len() <= MAX_WORDING_BYTES && body.first().is_some_and(u8::is_ascii_alphanumeric);
+        if self.closing_set {
+            self.closing.clear();
+            self.closing.extend_from_slice(body);
+        }
         ControlFlow::Continue(())
     }
 
@@ -559,6 +607,8 @@ impl Visitor for GameReplayer {
             Outcome::Known(KnownOutcome::Draw) => GameResult::Draw,
             Outcome::Unknown => GameResult::Unknown,
         });
+        self.closing_comment =
+            closing_wording(&mut self.closing_set, &self.closing, &self.record.text);
         ControlFlow::Continue(())
     }
 

@@ -3,7 +3,7 @@
 //! the game by itself (9.6), and rules on the game when it is over. The
 //! replay only feeds it moves.
 
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Color, Move, Position};
 
 use super::{
     BoardFacts, Deadness, Event, Facts, GameResult, Mate, PositionHistory, SearchOptions,
@@ -101,8 +101,15 @@ impl Arbiter {
         }
     }
 
-    /// Rules on the game as it stands, given what was recorded.
-    pub fn rule(&mut self, result: GameResult, termination: Termination) -> Ruling {
+    /// Rules on the game as it stands, given what was recorded: the
+    /// result, the termination, and the side whose flag fell when the
+    /// record names it (else a draw on time presumes the player to move).
+    pub fn rule(
+        &mut self,
+        result: GameResult,
+        termination: Termination,
+        flagged: Option<Color>,
+    ) -> Ruling {
         let plies = self.plies();
         let board = BoardFacts::of(&self.position, &mut self.history);
         let final_event = if board.checkmate {
@@ -133,7 +140,7 @@ impl Arbiter {
             (Termination::TimeForfeit | Termination::TimeoutVsInsufficientMaterial, _, None) => {
                 match result {
                     GameResult::Win(winner) => Some(winner),
-                    GameResult::Draw => Some(!self.position.turn()),
+                    GameResult::Draw => Some(!flagged.unwrap_or(self.position.turn())),
                     GameResult::Unknown => None,
                 }
             }
@@ -163,6 +170,7 @@ impl Arbiter {
                 board: &board,
                 first_event: first,
                 flag_opponent,
+                flagged,
             },
         );
         Ruling {

@@ -19,7 +19,7 @@ pub use ending::{DrawType, Ending};
 pub use facts::BoardFacts;
 pub use history::{PositionHistory, position_hash};
 pub use plus_remise::{PlusRemise, material_points, plus_remise};
-pub use record::{GameResult, Termination, TerminationDraw};
+pub use record::{GameResult, MAX_WORDING_BYTES, Termination, TerminationDraw, Wording};
 
 use shakmaty::Color;
 
@@ -157,6 +157,9 @@ pub struct Facts<'a> {
     /// After a flag fall: could the flagged player's opponent still mate
     /// (6.9)? `None` when the game did not end on time.
     pub flag_opponent: Option<Mate>,
+    /// The side whose flag fell, when the record names it ("Black ran out
+    /// of time …"). Otherwise a draw on time presumes the player to move.
+    pub flagged: Option<Color>,
 }
 
 /// Decides how a replayed game ended, in the precedence of `docs/rules.md`:
@@ -235,13 +238,15 @@ fn classify_draw(termination: Termination, facts: &Facts<'_>) -> Verdict {
     // 1. The record says how the draw happened.
     match termination {
         Termination::TimeForfeit | Termination::TimeoutVsInsufficientMaterial => {
-            // 6.9: the flag of the player to move fell; the game is drawn
-            // only if the opponent could not mate by any legal moves.
+            // 6.9: the flag of the side the record names fell, else that of
+            // the player to move; the game is drawn only if the opponent
+            // could not mate by any legal moves.
             if facts.flag_opponent == Some(Mate::Possible) {
+                let flagged = facts.flagged.unwrap_or(board.side_to_move);
                 return Verdict {
                     ending: Ending::TimeoutVsInsufficientMaterial,
                     mismatch: Some(Mismatch::DrawOnTimeWithMate),
-                    law_result: Some(GameResult::Win(!board.side_to_move)),
+                    law_result: Some(GameResult::Win(!flagged)),
                 };
             }
             return verdict(Ending::TimeoutVsInsufficientMaterial);
