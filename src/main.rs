@@ -1,6 +1,9 @@
 //! The `remis` command: parses flags and runs one subcommand. The work is
 //! done by the library; see `cmd/` for each subcommand's wiring.
 
+// Messages go through `remis_core::say!` (clippy.toml).
+#![deny(clippy::disallowed_macros)]
+
 mod cmd;
 mod generate;
 
@@ -62,7 +65,7 @@ fn on_interrupt() {
             } else {
                 "SIGTERM"
             };
-            eprintln!(
+            remis_core::say!(
                 "remis: interrupted ({name}); {} temporary file{} removed, earlier tables left as they were",
                 removed.len(),
                 if removed.len() == 1 { "" } else { "s" }
@@ -81,8 +84,41 @@ fn on_file_size_limit() {
     let _ = signal_hook::flag::register(signal_hook::consts::SIGXFSZ, caught);
 }
 
+/// The command line parsed. A usage error quotes the arguments it
+/// rejects, and a file name with a line feed would start a line of its
+/// own: the error is made again from the arguments with their control
+/// characters shown escaped (`excerpt::shown`), and printed through
+/// `terminal_safe`.
+fn parse() -> Cli {
+    use clap::error::ErrorKind;
+    let err = match Cli::try_parse() {
+        Ok(cli) => return cli,
+        Err(err) => err,
+    };
+    if matches!(
+        err.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion
+    ) {
+        err.exit();
+    }
+    let shown = std::env::args_os().map(|arg| match arg.to_str() {
+        Some(text) if !text.chars().any(char::is_control) => arg,
+        _ => remis_core::excerpt::shown(&arg.to_string_lossy())
+            .into_owned()
+            .into(),
+    });
+    let err = Cli::try_parse_from(shown)
+        .err()
+        .filter(|e| e.kind() == err.kind())
+        .unwrap_or(err);
+    let text = err.render().to_string();
+    let text = remis_core::excerpt::terminal_safe(&text);
+    let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), text.as_bytes());
+    std::process::exit(err.exit_code());
+}
+
 fn main() -> std::process::ExitCode {
-    let cli = Cli::parse();
+    let cli = parse();
     on_interrupt();
     on_file_size_limit();
     let result = match cli.command {
@@ -107,10 +143,9 @@ fn main() -> std::process::ExitCode {
             std::process::ExitCode::SUCCESS
         }
         Err(err) => {
-            eprintln!(
-                "remis: error: {}",
-                remis_core::excerpt::terminal_safe(&format!("{err:#}"))
-            );
+            // One line, whatever names the error holds: a line feed in
+            // a file name is shown as `\u000a` (`say!`).
+            remis_core::say!("remis: error: {err:#}");
             std::process::ExitCode::from(2)
         }
     }

@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use remis_core::{
-    excerpt::terminal_safe,
+    excerpt::{Shown, shown_path},
     input::{self, Limits},
     replay::SanResolver,
     rules::{Ending, SearchOptions},
@@ -130,16 +130,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
     super::filters::use_player_aliases(args.player_aliases.as_deref())?;
     let resolved = input::resolve(&args.inputs, &ParquetSource)?;
     for (path, why) in &resolved.skipped {
-        eprintln!(
-            "remis: warning: {}: skipped: {why}",
-            terminal_safe(&path.display().to_string())
+        remis_core::say!(
+            "remis: warning: {}: skipped: {}",
+            shown_path(path),
+            Shown(why)
         );
     }
     let placed = resolved.placed;
     let inputs = resolved.inputs;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads = if args.threads > 4 * cores {
-        eprintln!(
+        remis_core::say!(
             "remis: warning: --threads {} is more than 4 per core; using {}",
             args.threads,
             4 * cores
@@ -232,16 +233,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
         match written {
             Ok(d) => damaged |= d,
             Err(e) => {
-                eprintln!(
-                    "remis: error: {}",
-                    terminal_safe(&format!("{}: {e:#}", input.name()))
+                remis_core::say!(
+                    "remis: error: {}: {}",
+                    Shown(input.name()),
+                    Shown(format!("{e:#}"))
                 );
                 failed.push(input.name());
             }
         }
     }
     if current > 0 {
-        eprintln!("remis: {current} shards already current, skipped (--skip-current)");
+        remis_core::say!("remis: {current} shards already current, skipped (--skip-current)");
     }
     if !failed.is_empty() {
         anyhow::bail!(
@@ -323,17 +325,13 @@ fn classify_into(
     };
     bar.finish_and_clear();
     if let Some(games) = summary.resumed_after {
-        eprintln!(
+        remis_core::say!(
             "remis: resumed after the {games} games an earlier run had committed ({})",
-            terminal_safe(
-                &remis_table::resume::Parts::folder_of(out)
-                    .display()
-                    .to_string()
-            )
+            shown_path(&remis_table::resume::Parts::folder_of(out))
         );
     }
 
-    eprintln!(
+    remis_core::say!(
         "remis: {} games read, {} rows written, {} invalid, {} unsupported variant, {} input problem{}, {:.2} s, {:.0} games/s -> {}",
         summary.games_read,
         summary.rows_written,
@@ -343,16 +341,13 @@ fn classify_into(
         if summary.problems.len() == 1 { "" } else { "s" },
         summary.elapsed.as_secs_f64(),
         summary.games_per_second(),
-        terminal_safe(&out.display().to_string())
+        shown_path(out)
     );
     if let Some(duplicates) = summary.duplicates {
-        eprintln!("remis: {duplicates} games are later copies of an earlier game (--dedup)");
+        remis_core::say!("remis: {duplicates} games are later copies of an earlier game (--dedup)");
     }
     for problem in &summary.problems {
-        eprintln!(
-            "remis: damaged input: {}",
-            terminal_safe(&problem.to_string())
-        );
+        remis_core::say!("remis: damaged input: {}", Shown(problem));
     }
     anyhow::ensure!(
         summary.games_read == summary.rows_written,
@@ -388,9 +383,9 @@ fn classify_into(
         && let Err(e) = parts.remove()
     {
         // The table is in place whatever is left beside it.
-        eprintln!(
-            "remis: warning: {}",
-            terminal_safe(&format!("the checkpoints were not all removed: {e}"))
+        remis_core::say!(
+            "remis: warning: the checkpoints were not all removed: {}",
+            Shown(&e)
         );
     }
     Ok(!summary.problems.is_empty())

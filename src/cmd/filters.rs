@@ -6,6 +6,7 @@ use regex::Regex;
 
 use std::path::PathBuf;
 
+use remis_core::excerpt::Shown;
 use remis_report::analysis::table::{
     DEFAULT_BAND_WIDTH, DEFAULT_MAX_GAP, DEFAULT_SHORT_DRAWS, Play,
 };
@@ -217,10 +218,7 @@ pub struct SourceArgs {
 pub fn load(tables: &[PathBuf], settings: &Settings, source: &SourceArgs) -> Result<Loaded> {
     let loaded = analysis::load(tables, &settings.config(), source.source)?;
     for warning in &loaded.warnings {
-        eprintln!(
-            "remis: warning: {}",
-            remis_core::excerpt::terminal_safe(warning)
-        );
+        remis_core::say!("remis: warning: {}", Shown(warning));
     }
     Ok(loaded)
 }

@@ -6,6 +6,7 @@ use std::{path::PathBuf, process::ExitCode};
 use anyhow::{Context, Result};
 
 use super::filters::{FilterArgs, SourceArgs};
+use remis_core::excerpt::shown_path;
 use remis_report::analysis;
 use remis_report::analysis::draws::YearBins;
 use remis_report::render::format::percent;
@@ -126,17 +127,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
     safe_file::AtomicFile::write_all(&args.out, page.as_bytes())?;
     let overall = aggregate.all.overall();
     match overall.rate() {
-        Some(rate) => eprintln!(
+        Some(rate) => remis_core::say!(
             "remis: report of {} games ({} drawn, {}) -> {}",
             overall.n,
             overall.successes,
             percent(rate),
-            args.out.display()
+            shown_path(&args.out)
         ),
-        None => eprintln!(
+        None => remis_core::say!(
             "remis: no games matched ({}); the report says so -> {}",
             filters.describe().join(", "),
-            args.out.display()
+            shown_path(&args.out)
         ),
     }
     Ok(ExitCode::SUCCESS)

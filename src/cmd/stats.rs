@@ -66,7 +66,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let summary = &loaded.summary;
     let aggregate = Aggregate::of(&loaded, filters.mix_formats);
     if aggregate.stats.games == 0 {
-        eprintln!(
+        remis_core::say!(
             "remis: no games matched ({})",
             filters.describe().join(", ")
         );

@@ -8,6 +8,8 @@ use std::{path::PathBuf, process::ExitCode};
 
 use anyhow::Result;
 
+use remis_core::excerpt::shown_path;
+
 use super::filters::FilterArgs;
 use remis_report::analysis::{self, summary, table};
 
@@ -37,9 +39,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
         let counts = analysis::summarize_rows(&table, &config)?;
         let path = summary::write(&table, &config, &counts)?;
-        eprintln!("remis: {} rows -> {}", counts.rows(), path.display());
+        remis_core::say!("remis: {} rows -> {}", counts.rows(), shown_path(&path));
         written += 1;
     }
-    eprintln!("remis: {written} summaries written, {current} already current");
+    remis_core::say!("remis: {written} summaries written, {current} already current");
     Ok(ExitCode::SUCCESS)
 }

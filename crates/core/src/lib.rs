@@ -14,6 +14,9 @@
 //!
 //! This crate knows nothing of Parquet, polars or charts.
 
+// Messages go through `remis_core::say!` (clippy.toml).
+#![deny(clippy::disallowed_macros)]
+
 pub mod excerpt;
 pub mod explain;
 pub mod fnv;

@@ -7,6 +7,9 @@
 //! - [`render`]: the HTML report (its sections and charts) and the text,
 //!   CSV and JSON of `stats`, `sofia` and `scoring`.
 
+// Messages go through `remis_core::say!` (clippy.toml).
+#![deny(clippy::disallowed_macros)]
+
 pub mod analysis;
 pub mod render;
 pub mod study;

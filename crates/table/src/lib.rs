@@ -16,6 +16,9 @@
 //! - [`shards`]: where classify writes (one table, or a shard per input)
 //!   and when a shard already there may be replaced.
 
+// Messages go through `remis_core::say!` (clippy.toml).
+#![deny(clippy::disallowed_macros)]
+
 pub mod dedup;
 pub mod format;
 pub mod parquet_input;

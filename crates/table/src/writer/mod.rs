@@ -581,9 +581,9 @@ fn remove_stale_temporaries(path: &Path) {
         };
         let alive = pid == std::process::id() || crate::safe_file::process_alive(pid);
         if !alive && std::fs::remove_file(entry.path()).is_ok() {
-            eprintln!(
+            remis_core::say!(
                 "remis: removed {}, left by an interrupted run (process {pid})",
-                entry.path().display()
+                remis_core::excerpt::shown_path(&entry.path())
             );
         }
     }

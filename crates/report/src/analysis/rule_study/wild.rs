@@ -288,6 +288,7 @@ pub(crate) mod tests {
     }
 
     #[test]
+    #[allow(clippy::disallowed_macros)] // the figure, for `--nocapture`
     fn with_no_effect_the_intervals_cover_zero_about_95_percent_of_the_time() {
         // 200 seeds here; REMIS_COVERAGE_SEEDS=2000 for the full figure.
         let seeds = std::env::var("REMIS_COVERAGE_SEEDS")
