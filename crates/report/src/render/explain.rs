@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use remis_core::excerpt::{Shown, shown};
 use remis_core::explain::{Trail, TrailEvent};
 
 use crate::render::format::escape;
@@ -47,23 +48,26 @@ fn players(trail: &Trail) -> String {
     )
 }
 
-/// The trail for a terminal.
+/// The trail for a terminal: every value in it (the source's name, the
+/// tags, the moves, the notes) [`shown`], so that none starts a line of
+/// its own or sends an escape sequence; the line feeds are the layout's.
 pub fn text(out: &mut dyn std::io::Write, trail: &Trail) -> std::io::Result<()> {
     writeln!(
         out,
         "{} game {}: {}",
-        trail.source,
+        shown(&trail.source),
         trail.game_no,
-        players(trail)
+        shown(&players(trail))
     )?;
     if let Some(event) = &trail.event {
         writeln!(
             out,
-            "  {event}{}",
+            "  {}{}",
+            shown(event),
             trail
                 .date
                 .as_deref()
-                .map_or(String::new(), |d| format!(", {d}"))
+                .map_or(String::new(), |d| format!(", {}", shown(d)))
         )?;
     }
     writeln!(
@@ -75,22 +79,22 @@ pub fn text(out: &mut dyn std::io::Write, trail: &Trail) -> std::io::Result<()> 
         trail.laws_result.unwrap_or("–"),
         trail.plies
     )?;
-    writeln!(out, "{}", trail.summary)?;
+    writeln!(out, "{}", shown(&trail.summary))?;
     if let Some(error) = &trail.error {
-        writeln!(out, "error: {error}")?;
+        writeln!(out, "error: {}", shown(error))?;
     }
     for e in &trail.events {
         writeln!(
             out,
             "  ply {:>4}  {:<12} {}\n            {}{}",
             e.ply,
-            e.san.as_deref().unwrap_or("(start)"),
-            e.kind,
-            e.fen,
+            Shown(e.san.as_deref().unwrap_or("(start)")),
+            shown(&e.kind),
+            shown(&e.fen),
             if e.note.is_empty() {
                 String::new()
             } else {
-                format!("\n            {}", e.note)
+                format!("\n            {}", shown(&e.note))
             }
         )?;
     }
@@ -99,12 +103,12 @@ pub fn text(out: &mut dyn std::io::Write, trail: &Trail) -> std::io::Result<()> 
             out,
             "helpmate ({} mates) from {}:\n  {}",
             h.side,
-            h.fen,
-            h.san.join(" ")
+            shown(&h.fen),
+            shown(&h.san.join(" "))
         )?;
     }
     if let Some(proof) = &trail.proof {
-        writeln!(out, "proof: {proof}")?;
+        writeln!(out, "proof: {}", shown(proof))?;
     }
     Ok(())
 }
@@ -202,13 +206,19 @@ fn event_html(h: &mut String, e: &TrailEvent) {
 }
 
 /// The command that explains a game of a source (`path!member` for a
-/// member of an archive).
+/// member of an archive), for a shell: a name in single quotes, or, when
+/// it holds a control character (a line feed), in bash's `$'…'` with the
+/// character [`shown`] as `\u000a`: the command stays on one line and
+/// names the file.
 pub fn command(source: &str, game_no: u64) -> String {
     let quote = |s: &str| {
         if s.chars()
             .all(|c| c.is_ascii_alphanumeric() || "/._-".contains(c))
         {
             s.to_string()
+        } else if s.chars().any(char::is_control) {
+            let escaped = s.replace('\\', "\\\\").replace('\'', "\\'");
+            format!("$'{}'", shown(&escaped))
         } else {
             format!("'{}'", s.replace('\'', "'\\''"))
         }
@@ -316,6 +326,12 @@ mod tests {
         assert_eq!(
             command("my games.pgn", 1),
             "remis explain 'my games.pgn' --game 1"
+        );
+        // A line feed or an escape in a name: one line, the escapes for
+        // bash's $'…'.
+        assert_eq!(
+            command("a'b\\\nFORGED\u{1b}[31m.pgn", 2),
+            "remis explain $'a\\'b\\\\\\u000aFORGED\\u001b[31m.pgn' --game 2"
         );
     }
 

@@ -4,6 +4,7 @@
 
 use std::io::Write;
 
+use remis_core::excerpt::Shown;
 use remis_core::rules::DrawType;
 
 use crate::analysis::rule_study::{self, Measure};
@@ -150,7 +151,7 @@ pub fn write_rule_study(
         writeln!(
             out,
             "no games of the catalogue's events in these tables ({})",
-            filters.join(", ")
+            Shown(filters.join(", "))
         )?;
         writeln!(
             out,
@@ -209,7 +210,12 @@ pub fn write_rule_study(
         writeln!(
             out,
             "\npublished: {} ({})\n  \"{}\"\n  published {}\n  here      {}\n  {}",
-            c.source, c.url, c.quote, c.published, c.ours, c.note
+            Shown(&c.source),
+            Shown(&c.url),
+            Shown(&c.quote),
+            Shown(&c.published),
+            Shown(&c.ours),
+            Shown(&c.note)
         )?;
     }
     if study.changes.is_empty() {
@@ -228,7 +234,7 @@ pub fn write_rule_study(
         writeln!(
             out,
             "\n{} ({}): with the rule {}, without {}; editions {} / {} / controls {} and {}",
-            c.series,
+            Shown(&c.series),
             c.rules_label(),
             years(&c.after_years),
             years(&c.before_years),
@@ -398,9 +404,9 @@ pub fn write_scoring(out: &mut dyn Write, study: &scoring::ScoringStudy) -> std:
             writeln!(
                 out,
                 "      e.g. {}: {} -> {}",
-                e.event_label(),
-                text::winners(&e.classical),
-                text::winners(&e.other)
+                Shown(e.event_label()),
+                Shown(text::winners(&e.classical)),
+                Shown(text::winners(&e.other))
             )?;
         }
     }

@@ -3,8 +3,12 @@
 
 use std::io::{self, Write};
 
+use remis_core::excerpt::shown;
+
 /// One cell. Missing values print as "–" in text, empty in CSV and `null`
-/// in JSON.
+/// in JSON. Text in the terminal is shown escaped (a line feed in a name
+/// as `\u000a`: [`remis_core::excerpt::shown`]); CSV quotes it (RFC 4180:
+/// a line feed stays, inside double quotes) and JSON escapes it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Cell {
     Text(String),
@@ -17,7 +21,7 @@ pub enum Cell {
 impl Cell {
     fn text(&self) -> String {
         match self {
-            Cell::Text(s) => s.clone(),
+            Cell::Text(s) => shown(s).into_owned(),
             Cell::Count(n) => n.to_string(),
             Cell::Share(Some(v)) => super::format::percent(*v),
             Cell::Number(Some(v)) => format!("{v:.3}"),
@@ -262,6 +266,35 @@ mod tests {
         let json: serde_json::Value = serde_json::from_str(&render(Format::Json)).unwrap();
         assert_eq!(json[0]["rate"], serde_json::Value::Null);
         assert_eq!(json[0]["games"], 3);
+    }
+
+    #[test]
+    fn a_cell_with_a_line_feed_stays_in_its_row() {
+        let mut t = Table::new(vec!["player", "games"]);
+        t.push(vec![
+            Cell::Text("Anna\nFORGED \"x\", \u{1b}[31m".into()),
+            Cell::Count(3),
+        ]);
+        let render = |f| {
+            let mut out = Vec::new();
+            t.write(&mut out, f).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let text = render(Format::Table);
+        assert_eq!(text.lines().count(), 2, "{text}");
+        let row = text.lines().nth(1).unwrap();
+        assert!(
+            row.starts_with("Anna\\u000aFORGED \"x\", \\u001b[31m ") && row.ends_with(" 3"),
+            "{text}"
+        );
+        // RFC 4180: the line feed inside the quotes, quotes doubled.
+        assert_eq!(
+            render(Format::Csv),
+            "player,games\n\"Anna\nFORGED \"\"x\"\", \u{1b}[31m\",3\n"
+        );
+        let json: serde_json::Value = serde_json::from_str(&render(Format::Json)).unwrap();
+        assert_eq!(json[0]["player"], "Anna\nFORGED \"x\", \u{1b}[31m");
+        assert!(render(Format::Json).contains("Anna\\nFORGED"));
     }
 
     #[test]

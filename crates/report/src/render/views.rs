@@ -3,6 +3,8 @@
 
 use std::io::Write;
 
+use remis_core::excerpt::shown;
+
 use super::text::{Cell, Format, Table};
 use crate::analysis::audit::Audit;
 use crate::analysis::draws::DrawStats;
@@ -265,12 +267,18 @@ pub fn write_audit(out: &mut dyn Write, audit: &Audit, format: Format) -> std::i
             for (label, finding) in audit.findings() {
                 writeln!(out, "{:>9}  {label}", finding.games)?;
                 for e in &finding.examples {
-                    let text = |v: &Option<String>| v.clone().unwrap_or_else(|| "?".into());
+                    let text = |v: &Option<String>| {
+                        v.as_deref()
+                            .map_or_else(|| "?".into(), |v| shown(v).into_owned())
+                    };
                     let place = e
                         .site
-                        .clone()
+                        .as_deref()
                         .filter(|s| s.starts_with("http"))
-                        .unwrap_or_else(|| format!("{} game {}", e.source, e.game_no));
+                        .map_or_else(
+                            || format!("{} game {}", shown(&e.source), e.game_no),
+                            |site| shown(site).into_owned(),
+                        );
                     writeln!(
                         out,
                         "           {} – {}, {} {} ({})  {place}\n             why: {}",
@@ -319,7 +327,7 @@ pub fn write_draws_coverage(
     }
     for (reason, n) in &aggregate.coverage {
         if reason != crate::analysis::table::USED {
-            writeln!(out, "  left out: {reason}: {n}")?;
+            writeln!(out, "  left out: {}: {n}", shown(reason))?;
         }
     }
     Ok(())
