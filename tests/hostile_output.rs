@@ -506,3 +506,439 @@ fn a_passing_test_leaves_no_folder_behind_and_a_failing_one_keeps_its_own() {
     assert!(failing.is_dir(), "{} removed", failing.display());
     std::fs::remove_dir_all(&failing).unwrap();
 }
+
+// Issue 48, class 9: lines forged on the terminal. A file name or a cell
+// holding a line feed printed lines of its own ("FORGED…", or a fake
+// "remis: 0 input problems"), and notices printed the escape sequences
+// of names raw. Every name, path, tag and cell shown on a terminal is
+// escaped, line feeds included (docs/reliability.md).
+
+/// A name that would start a line of its own, colour the terminal and
+/// return the cursor to the start of the line.
+const HOSTILE: &str = "\nFORGED line \u{1b}[31mred\u{9b}1m\r";
+
+/// What `what` printed, on both streams: no line that a value started
+/// (none begins with "FORGED"), no escape sequence, no carriage return.
+fn assert_no_forged_line(what: &str, output: &Output) {
+    for (stream, bytes) in [("stdout", &output.stdout), ("stderr", &output.stderr)] {
+        let text = String::from_utf8_lossy(bytes);
+        assert!(
+            !bytes.contains(&0x1b) && !text.contains('\u{9b}') && !text.contains('\r'),
+            "{what}, {stream}: {text:?}"
+        );
+        // CSV keeps a line feed in a quoted field (RFC 4180): its records
+        // are checked instead.
+        if stream == "stdout" && what.ends_with("csv") {
+            let records = rfc4180(&text);
+            assert!(
+                records.iter().all(|r| r.len() == records[0].len()),
+                "{what}: {records:?}"
+            );
+            continue;
+        }
+        for line in text.lines() {
+            assert!(
+                !line.trim_start().starts_with("FORGED"),
+                "{what}, {stream}: a forged line: {text}"
+            );
+        }
+    }
+}
+
+/// `remis ARGS`, checked by [`assert_no_forged_line`]; its output.
+fn shown_safely(what: &str, args: &[&std::ffi::OsStr]) -> Output {
+    let output = run(args);
+    assert_no_forged_line(what, &output);
+    output
+}
+
+fn out_text(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Games between two players under `event` and `opening`, the last one
+/// with a result the Laws contradict (White mates, 0-1 recorded), so that
+/// the audit names it.
+fn hostile_games(n: usize, white: &str, black: &str, event: &str, opening: &str) -> String {
+    let mut text = String::new();
+    for i in 0..n {
+        let (result, moves) = if i + 1 == n {
+            ("0-1", "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 0-1")
+        } else {
+            ("1/2-1/2", "1. e4 e5 1/2-1/2")
+        };
+        text.push_str(&format!(
+            "[Event \"{event}\"]\n[Site \"here\"]\n[Date \"2020.01.01\"]\n[UTCDate \"2020.01.01\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n[WhiteElo \"2000\"]\n[BlackElo \"2010\"]\n[ECO \"C20\"]\n[Opening \"{opening}\"]\n[TimeControl \"600+0\"]\n\n{moves}\n\n"
+        ));
+    }
+    text
+}
+
+/// Every reading command on `table`, each checked.
+fn read_commands_show_safely(dir: &Path, table: &Path, label: &str) {
+    for view in ["draws", "players", "openings", "audit", "outcomes"] {
+        for format in ["table", "csv", "json"] {
+            let what = format!("{label}: stats --view {view} --format {format}");
+            let output = shown_safely(
+                &what,
+                &[
+                    os("stats"),
+                    table.as_os_str(),
+                    os("--view"),
+                    os(view),
+                    os("--format"),
+                    os(format),
+                ],
+            );
+            assert!(output.status.success(), "{what}: {}", stderr(&output));
+        }
+    }
+    for command in ["scoring", "sofia"] {
+        for format in ["table", "json"] {
+            let what = format!("{label}: {command} --format {format}");
+            let output = shown_safely(
+                &what,
+                &[os(command), table.as_os_str(), os("--format"), os(format)],
+            );
+            assert!(output.status.success(), "{what}: {}", stderr(&output));
+        }
+    }
+    // Notices name the files written.
+    let summarized = shown_safely(
+        &format!("{label}: summarize"),
+        &[os("summarize"), table.as_os_str(), os("--force")],
+    );
+    assert!(
+        stderr(&summarized).contains("rows -> ") && stderr(&summarized).contains("\\u000aFORGED"),
+        "{}",
+        stderr(&summarized)
+    );
+    let page = dir.join(format!("report{HOSTILE}.html"));
+    let report = shown_safely(
+        &format!("{label}: report"),
+        &[
+            os("report"),
+            table.as_os_str(),
+            os("--out"),
+            page.as_os_str(),
+        ],
+    );
+    assert!(report.status.success(), "{}", stderr(&report));
+    assert!(
+        stderr(&report).contains("report\\u000aFORGED"),
+        "{}",
+        stderr(&report)
+    );
+    // A summary file that cannot be used: a warning that names it.
+    for entry in std::fs::read_dir(table).unwrap() {
+        let path = entry.unwrap().path();
+        if path
+            .file_name()
+            .unwrap()
+            .as_bytes()
+            .windows(9)
+            .any(|w| w == b".summary-")
+        {
+            std::fs::write(&path, b"not a summary").unwrap();
+        }
+    }
+    let warned = shown_safely(
+        &format!("{label}: stats, a bad summary"),
+        &[os("stats"), table.as_os_str()],
+    );
+    assert!(
+        stderr(&warned).contains("warning") && stderr(&warned).contains("\\u000aFORGED"),
+        "{}",
+        stderr(&warned)
+    );
+}
+
+#[test]
+fn file_names_and_tags_never_forge_a_line_or_send_an_escape() {
+    let dir = scratch("forged-names");
+    let input = dir.join(format!("games{HOSTILE}.pgn"));
+    let tag = "\u{1b}]52;c;aGk=\u{7} \u{1b}[2J \u{9b}31m";
+    std::fs::write(
+        &input,
+        hostile_games(
+            30,
+            &format!("Anna{tag}"),
+            &format!("Bert{tag}"),
+            &format!("Open{tag}"),
+            &format!("Italian{tag}"),
+        ),
+    )
+    .unwrap();
+    let out = dir.join(format!("out{HOSTILE}"));
+    std::fs::create_dir_all(&out).unwrap();
+    // A temporary file of a run that died: removed, and said so.
+    std::fs::write(out.join(".games.parquet.2147483646.tmp"), b"stale").unwrap();
+    let classified = shown_safely(
+        "classify",
+        &[
+            os("classify"),
+            input.as_os_str(),
+            os("--out"),
+            out.as_os_str(),
+        ],
+    );
+    assert!(classified.status.success(), "{}", stderr(&classified));
+    let err = stderr(&classified);
+    assert!(
+        err.contains("removed")
+            && err.contains("-> ")
+            && err.contains("out\\u000aFORGED line \\u001b[31m"),
+        "{err}"
+    );
+    read_commands_show_safely(&dir, &out, "pgn");
+
+    // explain: the source's name and the tags, as text and as a page.
+    let explained = shown_safely(
+        "explain",
+        &[os("explain"), input.as_os_str(), os("--game"), os("30")],
+    );
+    assert!(explained.status.success(), "{}", stderr(&explained));
+    assert!(
+        out_text(&explained).contains("games\\u000aFORGED"),
+        "{}",
+        out_text(&explained)
+    );
+    let page = dir.join(format!("explain{HOSTILE}.html"));
+    let explained = shown_safely(
+        "explain --format html",
+        &[
+            os("explain"),
+            input.as_os_str(),
+            os("--game"),
+            os("1"),
+            os("--format"),
+            os("html"),
+            os("--out"),
+            page.as_os_str(),
+        ],
+    );
+    assert!(explained.status.success(), "{}", stderr(&explained));
+    assert!(
+        stderr(&explained).contains("explain\\u000aFORGED"),
+        "{}",
+        stderr(&explained)
+    );
+
+    // Damage, errors and warnings name the file.
+    let junk = dir.join(format!("junk{HOSTILE}.pgn"));
+    std::fs::write(&junk, "not pgn at all\n").unwrap();
+    let damaged = shown_safely(
+        "classify, damaged input",
+        &[
+            os("classify"),
+            junk.as_os_str(),
+            os("--out"),
+            dir.join("o-junk").as_os_str(),
+        ],
+    );
+    assert!(
+        stderr(&damaged).contains("junk\\u000aFORGED"),
+        "{}",
+        stderr(&damaged)
+    );
+    let missing = dir.join(format!("missing{HOSTILE}"));
+    let page = dir.join("page.html");
+    for command in ["stats", "summarize", "report", "scoring", "sofia"] {
+        let failed = shown_safely(
+            &format!("{command}, missing table"),
+            &[
+                os(command),
+                missing.as_os_str(),
+                os("--out"),
+                page.as_os_str(),
+            ][..if command == "report" { 4 } else { 2 }],
+        );
+        assert_eq!(
+            failed.status.code(),
+            Some(2),
+            "{command}: {}",
+            stderr(&failed)
+        );
+        assert!(
+            stderr(&failed).contains("missing\\u000aFORGED"),
+            "{command}: {}",
+            stderr(&failed)
+        );
+    }
+    for (what, args) in [
+        (
+            "classify, missing input",
+            vec![
+                os("classify"),
+                missing.as_os_str(),
+                os("--out"),
+                dir.join("o-missing").as_os_str(),
+            ],
+        ),
+        (
+            "explain, missing input",
+            vec![os("explain"), missing.as_os_str(), os("--game"), os("1")],
+        ),
+        (
+            "explain, an argument too many",
+            vec![
+                os("explain"),
+                input.as_os_str(),
+                missing.as_os_str(),
+                os("--game"),
+                os("1"),
+            ],
+        ),
+        (
+            "explain, no such game",
+            vec![os("explain"), input.as_os_str(), os("--game"), os("99")],
+        ),
+    ] {
+        let failed = shown_safely(what, &args);
+        assert!(!failed.status.success(), "{what}");
+        assert!(
+            stderr(&failed).contains("\\u000aFORGED"),
+            "{what}: {}",
+            stderr(&failed)
+        );
+    }
+    // A folder with a file that is skipped, and shards whose names clash.
+    let folder = dir.join(format!("folder{HOSTILE}"));
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::copy(&input, folder.join(format!("a{HOSTILE}.pgn"))).unwrap();
+    std::fs::copy(
+        out.join("games.parquet"),
+        folder.join(format!("t{HOSTILE}.parquet")),
+    )
+    .unwrap();
+    shown_safely(
+        "classify, a folder",
+        &[
+            os("classify"),
+            folder.as_os_str(),
+            os("--out"),
+            dir.join("o-folder").as_os_str(),
+        ],
+    );
+    shown_safely(
+        "classify --shard-per-input",
+        &[
+            os("classify"),
+            os("--shard-per-input"),
+            folder.as_os_str(),
+            input.as_os_str(),
+            os("--out"),
+            dir.join(format!("shards{HOSTILE}")).as_os_str(),
+        ],
+    );
+}
+
+#[test]
+fn parquet_cells_with_line_feeds_never_forge_a_line() {
+    let dir = scratch("forged-cells");
+    let plain = hostile_games(30, "ANNA", "BERT", "EVENT", "OPENING");
+    let mut games = common::pgn_games(&plain);
+    for (tags, _) in &mut games {
+        for (name, value) in tags.iter_mut() {
+            *value = match name.as_str() {
+                "White" => "Anna\nFORGED line".into(),
+                "Black" => "Bert\r\nFORGED line".into(),
+                "Event" => "Open\nFORGED line\u{1b}[31m".into(),
+                "Opening" => "Italian\nFORGED line".into(),
+                _ => value.clone(),
+            };
+        }
+    }
+    let input = dir.join(format!("lichess{HOSTILE}.parquet"));
+    common::write_lichess_layout(&input, &games, &[]);
+    let out = dir.join(format!("cells{HOSTILE}"));
+    let classified = shown_safely(
+        "classify parquet",
+        &[
+            os("classify"),
+            input.as_os_str(),
+            os("--out"),
+            out.as_os_str(),
+        ],
+    );
+    assert!(classified.status.success(), "{}", stderr(&classified));
+    assert_eq!(
+        common::strings(&read_table(&out.join("games.parquet")), "white")[0].as_deref(),
+        Some("Anna\nFORGED line"),
+        "the table keeps the cell as it is"
+    );
+    read_commands_show_safely(&dir, &out, "parquet");
+    let explained = shown_safely(
+        "explain parquet",
+        &[os("explain"), input.as_os_str(), os("--game"), os("30")],
+    );
+    assert!(explained.status.success(), "{}", stderr(&explained));
+    let text = out_text(&explained);
+    assert!(
+        text.contains("Anna\\u000aFORGED line") && text.contains("Open\\u000aFORGED"),
+        "{text}"
+    );
+
+    // CSV keeps the line feed inside a quoted field (RFC 4180), JSON
+    // escapes it: each a faithful copy for a program.
+    let csv = succeeded(run(&[
+        os("stats"),
+        out.as_os_str(),
+        os("--view"),
+        os("players"),
+        os("--format"),
+        os("csv"),
+    ]));
+    let records = rfc4180(&out_text(&csv));
+    let width = records[0].len();
+    assert!(records.iter().all(|r| r.len() == width), "{records:?}");
+    assert!(
+        records
+            .iter()
+            .flatten()
+            .any(|cell| cell.contains("Anna\nFORGED line")),
+        "{records:?}"
+    );
+    let json = succeeded(run(&[
+        os("stats"),
+        out.as_os_str(),
+        os("--view"),
+        os("openings"),
+        os("--format"),
+        os("json"),
+    ]));
+    assert!(
+        out_text(&json).contains("Italian\\nFORGED line"),
+        "{}",
+        out_text(&json)
+    );
+    let rows: serde_json::Value = serde_json::from_str(&out_text(&json)).unwrap();
+    assert!(rows.to_string().contains("Italian\\nFORGED line"), "{rows}");
+}
+
+/// The records of a CSV text, by RFC 4180: fields in double quotes may
+/// hold commas, line feeds and doubled quotes.
+fn rfc4180(text: &str) -> Vec<Vec<String>> {
+    let (mut records, mut record, mut field) = (Vec::new(), Vec::new(), String::new());
+    let mut chars = text.chars().peekable();
+    let mut quoted = false;
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+                field.push('"');
+            }
+            (true, '"') => quoted = false,
+            (true, c) => field.push(c),
+            (false, '"') => quoted = true,
+            (false, ',') => record.push(std::mem::take(&mut field)),
+            (false, '\n') => {
+                record.push(std::mem::take(&mut field));
+                records.push(std::mem::take(&mut record));
+            }
+            (false, c) => field.push(c),
+        }
+    }
+    assert!(!quoted && field.is_empty() && record.is_empty(), "{text}");
+    records
+}
