@@ -463,6 +463,67 @@ struct Numbering {
     dedup: Option<Deduplicator>,
 }
 
+/// The rows of the row group being filled. Chunks are stacked in batches
+/// made compact before they join it: a chunk of one game (a folder or an
+/// archive of one-game files) is a frame of some 70 columns, each with its
+/// own allocation, and 65,536 of them held until the group is full took
+/// about 45 KB a source (2.97 GB for 66,000 one-game members).
+#[derive(Default)]
+struct Group {
+    rows: Option<polars::prelude::DataFrame>,
+    batch: Option<polars::prelude::DataFrame>,
+    batched: usize,
+}
+
+impl Group {
+    /// Chunks stacked before the batch is made compact.
+    const BATCH_CHUNKS: usize = 64;
+
+    fn height(&self) -> usize {
+        self.rows.as_ref().map_or(0, |r| r.height()) + self.batch.as_ref().map_or(0, |b| b.height())
+    }
+
+    fn push(&mut self, frame: polars::prelude::DataFrame) -> polars::prelude::PolarsResult<()> {
+        match &mut self.batch {
+            Some(batch) => {
+                batch.vstack_mut(&frame)?;
+            }
+            None => self.batch = Some(frame),
+        }
+        self.batched += 1;
+        if self.batched >= Self::BATCH_CHUNKS {
+            self.settle()?;
+        }
+        Ok(())
+    }
+
+    /// The batch, made compact, joins the group's rows.
+    fn settle(&mut self) -> polars::prelude::PolarsResult<()> {
+        self.batched = 0;
+        let Some(mut batch) = self.batch.take() else {
+            return Ok(());
+        };
+        batch.rechunk_mut();
+        match &mut self.rows {
+            Some(rows) => {
+                rows.vstack_mut(&batch)?;
+            }
+            None => self.rows = Some(batch),
+        }
+        Ok(())
+    }
+
+    /// The whole group as one frame of one chunk a column; the group is
+    /// empty afterwards.
+    fn take(&mut self) -> polars::prelude::PolarsResult<Option<polars::prelude::DataFrame>> {
+        self.settle()?;
+        Ok(self.rows.take().map(|mut rows| {
+            rows.rechunk_mut();
+            rows
+        }))
+    }
+}
+
 /// Puts replayed chunks back in input order, numbers the games within each
 /// source, marks duplicates, and writes row groups of about
 /// `row_group_rows` rows ([`ROW_GROUP_ROWS`] by default).
@@ -483,7 +544,7 @@ fn write_in_order(
     } = numbering;
     let mut pending: BTreeMap<u64, Replayed> = BTreeMap::new();
     let mut next_seq = 0;
-    let mut group: Option<polars::prelude::DataFrame> = None;
+    let mut group = Group::default();
     for replayed in done {
         pending.insert(replayed.seq, replayed);
         while let Some(mut ready) = pending.remove(&next_seq) {
@@ -532,23 +593,22 @@ fn write_in_order(
                     message: "no PGN games in this input".into(),
                 });
             }
-            match &mut group {
-                Some(g) => {
-                    g.vstack_mut(&ready.frame)?;
-                }
-                None => group = Some(ready.frame),
+            // A source's games are numbered: once its last chunk is in,
+            // its count is not needed (a checkpoint keeps the sources still
+            // being read), so memory does not grow with the sources.
+            if ready.last {
+                game_numbers.remove(&ready.source);
             }
-            if group.as_ref().is_some_and(|g| g.height() >= row_group_rows) {
-                let mut full = group.take().expect("checked above");
-                full.rechunk_mut();
+            group.push(ready.frame)?;
+            if group.height() >= row_group_rows {
+                let full = group.take()?.expect("rows above");
                 sink.write_group(&full, &position(spans, &game_numbers, summary))?;
                 rows_written(&full)?;
             }
             progress(summary.games_read);
         }
     }
-    if let Some(mut rest) = group.take().filter(|g| g.height() > 0) {
-        rest.rechunk_mut();
+    if let Some(rest) = group.take()?.filter(|g| g.height() > 0) {
         sink.write_group(&rest, &position(spans, &game_numbers, summary))?;
         rows_written(&rest)?;
     }
@@ -560,4 +620,40 @@ fn write_in_order(
         pending.len()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Group;
+    use polars::prelude::*;
+
+    #[test]
+    fn a_group_of_one_row_chunks_is_held_in_few_compact_chunks() {
+        // 1,000 one-game sources: each chunk is its own frame; the group
+        // must not hold 1,000 allocations a column until it is written.
+        let mut group = Group::default();
+        for i in 0..1_000u32 {
+            let frame = df!("game_no" => [i], "source" => [format!("{i}.pgn")]).unwrap();
+            group.push(frame).unwrap();
+        }
+        assert_eq!(group.height(), 1_000);
+        let held = group.rows.as_ref().map_or(0, |r| r.first_col_n_chunks())
+            + group.batch.as_ref().map_or(0, |b| b.first_col_n_chunks());
+        assert!(
+            held <= 1_000 / Group::BATCH_CHUNKS + 64,
+            "{held} chunks held"
+        );
+        let whole = group.take().unwrap().unwrap();
+        assert_eq!(whole.height(), 1_000);
+        assert_eq!(whole.first_col_n_chunks(), 1);
+        let numbers: Vec<u32> = whole
+            .column("game_no")
+            .unwrap()
+            .u32()
+            .unwrap()
+            .into_no_null_iter()
+            .collect();
+        assert_eq!(numbers, (0..1_000).collect::<Vec<_>>());
+        assert!(group.take().unwrap().is_none());
+    }
 }
