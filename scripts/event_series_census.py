@@ -166,6 +166,7 @@ S = dict(
     ICCOPEN='http://susanpolgar.blogspot.com/2014/07/icc-open.html',
     DOSH='https://www.chess.com/news/view/dos-hermanas-heading-for-the-finals',
     LEON='http://advancedchessleon.com/bases.html',
+    CAPDAGDE='http://chessbase.com/Home/TabId/211/PostId/4011675/karpov-crushing-cap-dagde-301013.aspx',
     CARLSEN_INT='https://chessforallages.blogspot.com/2021/09/carlsens-banter-blitz-events-2019-21.html',
 )
 
@@ -179,6 +180,12 @@ T_FIDE_LAWS = 'FIDE Laws of Chess: blitz <= 10 min per player, rapid > 10 and < 
 # kind, pattern (Python re, searched case-insensitively in Event or Site),
 # play, time_class, evidence, source
 NOT_TB = r'(?!.*\b(TB|T/B|Tie-?Break|Playoffs?|Play-off|Armageddon)\b)'
+# An optional 7th element: a regex on the Round tag, for rows of some games of
+# a series only ("N.1"/"N.2": a knock-out match's classical games; "N.3" and
+# later: its tie-breaks). The TSV's "rounds" column gives the commonest Round
+# values of such a row (empty: games of any round).
+R_GAMES_12 = r'^\d+\.[12]$'
+R_GAMES_3UP = r'^\d+\.([3-9]|[1-9]\d+)$'
 
 ROWS = [
     # ---------------- chess.com / lichess / chess24 online series
@@ -346,8 +353,26 @@ ROWS = [
      'national-championship play-off matches (Hungary 1959-73, USA 1946-94, GDR/FRG 1975-89, Sweden 1969, Germany 1931) at classical time control; the 1986-1994 ones not individually verified ?', T_CITY),
     ('event', r'^(?!.*\d+pl\b).*\b(zt|Izt|Interzonal|Candidats) ?-?playoff', 'over-the-board', 'classical',
      'zonal/interzonal/candidates play-off tournaments and matches (1950-1995) at classical time control', T_CITY),
-    ('event', r'^(?!.*(Blitz|PRO League|Online|Hybrid|Bogdanovich|USCL|US Chess League))(?=.*\b(TB|T/B|Tie-?Break(er)?)\b)', 'over-the-board', 'mixed',
+    ('event', r'^(?!.*(Blitz|PRO League|Online|Hybrid|Bogdanovich|USCL|US Chess League))(?=.*\b(TB|T/B|Tie-?Break(er)?)\b)', 'over-the-board', 'tiebreak',
      'modern (2005-2024) tie-break games filed as "<event> TB" / "T/B" / "Tie-Break": rapid, blitz or armageddon games deciding places - NOT classical; class per game not recoverable from the name', T_FIDE_LAWS),
+    # ---------------- knock-out matches by game: games 1-2 classical, 3+ tie-breaks (issue 47)
+    ('event', r'^(FIDE )?World Cup( \d{4})?$|^WCC$', 'over-the-board', 'classical',
+     'FIDE World Cup knock-outs 2005-2023, games 1 and 2 of each match (Round "N.1", "N.2"): classical (90/40+30)', S['FIDE_TC'], R_GAMES_12),
+    ('event', r'^(FIDE )?World Cup( \d{4})?$|^WCC$', 'over-the-board', 'tiebreak',
+     'FIDE World Cup knock-outs 2005-2023, games 3 and later of a match (Round "N.3"+): rapid, blitz and armageddon tie-breaks; except the finals of 2005-2019 (four classical games: some 20 games)', S['FIDE_TC'], R_GAMES_3UP),
+    ('event', r'^FIDE WCh (Women )?KO$|^FIDE-Wch k\.o\.( f)?$', 'over-the-board', 'classical',
+     'FIDE knock-out World Championships 1997-2006, games 1 and 2 of each match: classical', T_FIDE_LAWS, R_GAMES_12),
+    ('event', r'^FIDE WCh (Women )?KO$|^FIDE-Wch k\.o\.( f)?$', 'over-the-board', 'tiebreak',
+     'FIDE knock-out World Championships 1997-2006, games 3 and later of a match: rapid/blitz tie-breaks; except the longer semi-finals and finals (four to eight classical games: some 60 games)', T_FIDE_LAWS, R_GAMES_3UP),
+    ('event', r'^WCh Women( 2015| 2017| 2018)?$', 'over-the-board', 'classical',
+     'Women\'s World Championship knock-outs (2010, 2015, 2017, 2018), games 1 and 2 of each match: classical', S['FIDE_TC'], R_GAMES_12),
+    ('event', r'^WCh Women( 2015| 2017| 2018)?$', 'over-the-board', 'tiebreak',
+     'Women\'s World Championship knock-outs (2010, 2015, 2017, 2018), games 3 and later of a match: rapid/blitz tie-breaks; except the four-game finals (some 8 games)', S['FIDE_TC'], R_GAMES_3UP),
+    # ---------------- rapid events whose names do not say "rapid" (issue 47)
+    ('event', r'\brap\b', 'over-the-board', 'rapid',
+     'TWIC abbreviation "rap" = rapid ("Corsica rap op", "Varna rap m"), as a whole word (never "Rapport")', T_NAME),
+    ('event', r"^Cap d.Agde(-[AB]| KO)$|Karpov Trophy(?!.*Blitz)|Trophee Karpov|Trophee CCAS", 'over-the-board', 'rapid',
+     'Cap d\'Agde (CCAS) rapid trophies 1998-2010 and the Anatoly Karpov Trophy 2012-2021: 25 min + 10 s, round robin then knock-out (the 1994 "Cap d\'Agde" round robin excluded)', S['CAPDAGDE']),
     # ---------------- classical OTB: world level
     ('event', r'^(?!Online|World Youth|U16)((\d+(st|nd|rd|th) )?Olympiad\b)', 'over-the-board', 'classical',
      'Chess Olympiad (Bled 2002 ... Chennai 2022): 90 min/40 + 30 min + 30 s increment', S['FIDE_TC']),
@@ -503,8 +528,9 @@ ROWS = [
 # ---------------------------------------------------------------- measuring
 def compile_rows(rows):
     out = []
-    for kind, pat, play, tc, ev, src in rows:
-        out.append((kind, pat, re.compile(pat, re.IGNORECASE), play, tc, ev, src))
+    for kind, pat, play, tc, ev, src, *rnd in rows:
+        rrx = re.compile(rnd[0]) if rnd else None
+        out.append((kind, pat, re.compile(pat, re.IGNORECASE), play, tc, ev, src, rrx))
     return out
 
 
@@ -514,15 +540,17 @@ def measure(games, rows):
     matched_any = set()
     matched_event = set()
     per_game_rows = collections.defaultdict(list)
-    for i, (kind, pat, rx, play, tc, ev, src) in enumerate(crow):
+    for i, (kind, pat, rx, play, tc, ev, src, rrx) in enumerate(crow):
         field = 'Event' if kind == 'event' else 'Site'
         names = collections.Counter()
+        rounds = collections.Counter()
         years = []
         idx = []
         for gi, g in enumerate(games):
             v = g.get(field, '')
-            if rx.search(v):
+            if rx.search(v) and (rrx is None or rrx.search(g.get('Round', ''))):
                 names[v] += 1
+                rounds[g.get('Round', '')] += 1
                 idx.append(gi)
                 y = year_of(g)
                 if y:
@@ -534,7 +562,8 @@ def measure(games, rows):
             matched_event.update(idx)
         res.append(dict(kind=kind, pattern=pat, play=play, time_class=tc, evidence=ev, source=src,
                         games=len(idx), years='%d-%d' % (min(years), max(years)) if years else '?',
-                        examples=[n for n, _ in names.most_common(3)], names=names))
+                        examples=[n for n, _ in names.most_common(3)], names=names,
+                        rounds=[r for r, _ in rounds.most_common(3)] if rrx else []))
     return res, matched_any, matched_event, per_game_rows
 
 
@@ -557,20 +586,23 @@ def write_tsv(games, raw, rows, out=OUT):
         '#   the evidence column says how to split (e.g. by "Rapid"/"Blitz" in the name, or by sub-round .3+ for tie-breaks).',
         '#   For KO events whose blitz/armageddon tie-breaks share the Event name but are a small minority, the majority',
         '#   class is given and the evidence says so.  A "?" in evidence marks a label that is not fully verified.',
+        '#   "tiebreak" = tie-break or play-off games at rapid, blitz or armageddon rates, which one the tags do not say.',
+        '# rounds: for a row of some games of a series only (a knock-out match\'s games 1-2, or 3 and later), the commonest',
+        '#   Round tags of its games; the row\'s Round regex is in scripts/event_series_census.py.  Empty: any round.',
         '# Precedence: where an event row and a site row both match a game, the event row\'s time_class wins',
         '#   (site rows exist mainly because the Site tag decides play: "... INT" = online server, a city = over the board).',
         '# source: a URL returned by a search of stored public pages, or a textual source; never an invented URL.',
         '# Coverage: rows match %d of %d distinct games (%.1f%%); event rows alone %d (%.1f%%).' % (
             len(any_), n, 100.0 * len(any_) / n, len(ev_), 100.0 * len(ev_) / n),
     ]
-    cols = ['kind', 'pattern', 'examples', 'games', 'years', 'play', 'time_class', 'evidence', 'source']
+    cols = ['kind', 'pattern', 'examples', 'games', 'years', 'play', 'time_class', 'evidence', 'source', 'rounds']
     with open(out, 'w', encoding='utf-8', newline='\n') as fh:
         for h in hdr:
             fh.write(h + '\n')
         fh.write('\t'.join(cols) + '\n')
         for r in res:
             vals = [r['kind'], r['pattern'], ' | '.join(r['examples']), str(r['games']), r['years'],
-                    r['play'], r['time_class'], r['evidence'], r['source']]
+                    r['play'], r['time_class'], r['evidence'], r['source'], ' | '.join(r['rounds'])]
             for v in vals:
                 assert '\t' not in v and '\n' not in v, v
             fh.write('\t'.join(vals) + '\n')
@@ -622,6 +654,9 @@ def check(games, rows, min_games=500):
     return ok and not missing, res
 
 
+ROUND_OF = {(r[1], r[3]): r[6] for r in ROWS if len(r) > 6}
+
+
 def verify_tsv(games, path=OUT):
     """Re-read the TSV and verify it against the collection: every pattern compiles and
     matches each of its examples (in the right tag), game counts and year ranges are
@@ -647,7 +682,9 @@ def verify_tsv(games, path=OUT):
                 if not rx.search(ex):
                     print('EXAMPLE NOT MATCHED', r['pattern'], ex)
                     ok = False
-            idx = [i for i, g in enumerate(games) if rx.search(g.get(field, ''))]
+            rrx = ROUND_OF.get((r['pattern'], r['time_class']))
+            idx = [i for i, g in enumerate(games) if rx.search(g.get(field, ''))
+                   and (rrx is None or re.search(rrx, g.get('Round', '')))]
             union.update(idx)
             ys = [y for y in (year_of(games[i]) for i in idx) if y]
             yrs = '%d-%d' % (min(ys), max(ys)) if ys else '?'
@@ -655,7 +692,7 @@ def verify_tsv(games, path=OUT):
                 print('COUNT MISMATCH', r['pattern'], r['games'], len(idx), r['years'], yrs)
                 ok = False
             if r['kind'] not in ('event', 'site') or r['play'] not in ('online', 'over-the-board') or \
-                    r['time_class'] not in ('bullet', 'blitz', 'rapid', 'classical', 'mixed') or not r['source']:
+                    r['time_class'] not in ('bullet', 'blitz', 'rapid', 'classical', 'mixed', 'tiebreak') or not r['source']:
                 print('BAD LABEL', r)
                 ok = False
     print('TSV rows %d, union coverage %d / %d distinct games (%.1f%%)' % (

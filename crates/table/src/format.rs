@@ -5,9 +5,16 @@
 //! `remis stats` and notebooks agree and a reader can audit any game.
 //!
 //! The evidence, strongest first:
-//! - **speed**: the `TimeControl` tag; then the event's name (patterns of
-//!   `data/event_patterns.toml`, each optionally bounded by years, so that
-//!   a play-off before 1996 stays classical); then classical by default.
+//! - **speed**: the `TimeControl` tag (`-`, no clock, is correspondence);
+//!   then the event's name (patterns of `data/event_patterns.toml`, each
+//!   optionally bounded by years, so that a play-off before 1996 stays
+//!   classical; whole-word tie-break tokens such as `TB` say `tiebreak`);
+//!   then the round of a knock-out event: its game 3 or later (`1.3`,
+//!   `4.5`) is a tie-break (`tiebreak`: rapid, blitz or armageddon, which
+//!   one the tags do not say); then, for an online game, nothing:
+//!   `unknown`; otherwise classical, *presumed* (`speed_by` `presumed`:
+//!   nothing said otherwise, kept apart from the classical games some
+//!   evidence decided).
 //! - **play**: a `Site` that names an online platform (a domain, or FIDE's
 //!   `INT`); then the event's name: series known to be over the board
 //!   although their names carry an online word (a sponsor: "FIDE Chess.com
@@ -33,15 +40,20 @@ pub enum EventKind {
     Bullet,
     Blindfold,
     Simul,
+    /// A tie-break or play-off game, played at a quicker rate than the
+    /// event's own (rapid, blitz or armageddon: which one, the tags do not
+    /// say).
+    Tiebreak,
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 5] = [
+    pub const ALL: [EventKind; 6] = [
         EventKind::Rapid,
         EventKind::Blitz,
         EventKind::Bullet,
         EventKind::Blindfold,
         EventKind::Simul,
+        EventKind::Tiebreak,
     ];
 
     pub const fn as_str(self) -> &'static str {
@@ -51,6 +63,7 @@ impl EventKind {
             EventKind::Bullet => "bullet",
             EventKind::Blindfold => "blindfold",
             EventKind::Simul => "simul",
+            EventKind::Tiebreak => "tiebreak",
         }
     }
 }
@@ -102,8 +115,13 @@ impl PlayEvidence {
 pub enum SpeedEvidence {
     TimeControl,
     EventName,
-    /// Nothing said otherwise: classical.
-    Default,
+    /// The round of a knock-out event: game 3 or later of a match.
+    Round,
+    /// Nothing said otherwise, over the board (or not known to be online):
+    /// classical, presumed.
+    Presumed,
+    /// Nothing said, online: the speed is unknown.
+    Nothing,
 }
 
 impl SpeedEvidence {
@@ -112,16 +130,20 @@ impl SpeedEvidence {
         match self {
             SpeedEvidence::TimeControl => "time control",
             SpeedEvidence::EventName => "event name",
-            SpeedEvidence::Default => "default",
+            SpeedEvidence::Round => "round",
+            SpeedEvidence::Presumed => "presumed",
+            SpeedEvidence::Nothing => "nothing",
         }
     }
 }
 
-/// A game's speed: a time class, or an event kind its name says.
+/// A game's speed: a time class, an event kind its name says, or unknown.
 #[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
 pub enum Speed {
     Class(TimeClass),
     Kind(EventKind),
+    /// Nothing says (an online game without a time control).
+    Unknown,
 }
 
 impl Speed {
@@ -130,8 +152,41 @@ impl Speed {
         match self {
             Speed::Class(c) => c.as_str(),
             Speed::Kind(k) => k.as_str(),
+            Speed::Unknown => "unknown",
         }
     }
+}
+
+/// The time class a `TimeControl` tag gives a game's speed: as
+/// [`TimeClass::from_time_control`], and `-` (no clock: PGN's mark for
+/// correspondence and other untimed play; lichess writes it on its
+/// correspondence games) correspondence.
+///
+/// ```
+/// use remis_core::replay::TimeClass;
+/// use remis_table::format::speed_class;
+/// assert_eq!(speed_class("-"), Some(TimeClass::Correspondence));
+/// assert_eq!(speed_class("180+2"), Some(TimeClass::Blitz));
+/// assert_eq!(speed_class("?"), None);
+/// ```
+pub fn speed_class(time_control: &str) -> Option<TimeClass> {
+    match time_control.trim() {
+        "-" => Some(TimeClass::Correspondence),
+        tag => TimeClass::from_time_control(tag),
+    }
+}
+
+/// Whether a `Round` tag names game 3 or later of a match (`1.3`, `4.5`):
+/// in a knock-out event, a tie-break game (its matches have two classical
+/// games). Only for knock-out events: in a team event `1.3` is round 1,
+/// board 3, and in a Swiss round 1, table 3.
+pub fn is_tiebreak_round(round: &str) -> bool {
+    let mut parts = round.trim().split('.');
+    let (Some(major), Some(game), None) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    let number = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    number(major) && number(game) && game.parse::<u32>().is_ok_and(|g| g >= 3)
 }
 
 /// The decision for one game, with its evidence.
@@ -147,6 +202,9 @@ pub struct Format {
 struct Pattern<T> {
     what: T,
     regex: Regex,
+    /// Names it matches that it is not meant for (the regex crate has no
+    /// look-around): a knock-out pattern's team events.
+    unless: Option<Regex>,
     from: Option<i16>,
     until: Option<i16>,
 }
@@ -158,7 +216,9 @@ impl<T: Copy> Pattern<T> {
             // A bounded pattern needs a year to apply.
             None => self.from.is_none() && self.until.is_none(),
         };
-        in_years && self.regex.is_match(event)
+        in_years
+            && self.regex.is_match(event)
+            && !self.unless.as_ref().is_some_and(|u| u.is_match(event))
     }
 }
 
@@ -170,9 +230,15 @@ impl std::fmt::Debug for EventPatterns {
 
 /// The event-name rules (`data/event_patterns.toml`).
 pub struct EventPatterns {
-    patterns: Vec<Pattern<EventKind>>,
+    /// Speeds: an event kind, or (kind `classical`) the classical class of
+    /// a series whose name is known to be played slowly although nothing
+    /// else would say so (an online league at a long time control).
+    patterns: Vec<Pattern<Speed>>,
     online: Vec<Pattern<()>>,
     over_the_board: Vec<Pattern<()>>,
+    /// Knock-out events: matches of two classical games, then tie-breaks
+    /// under the same name (rounds `N.3` and later).
+    knockout: Vec<Pattern<()>>,
     /// A hash of the TOML text they were read from.
     source_hash: u64,
 }
@@ -205,12 +271,15 @@ struct PatternFile {
     online: Vec<PlayEntry>,
     #[serde(default)]
     over_the_board: Vec<PlayEntry>,
+    #[serde(default)]
+    knockout: Vec<PlayEntry>,
 }
 
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PlayEntry {
     regex: String,
+    unless: Option<String>,
     from: Option<i16>,
     until: Option<i16>,
 }
@@ -236,13 +305,18 @@ impl EventPatterns {
             .pattern
             .into_iter()
             .map(|p| {
-                let what = EventKind::ALL
-                    .into_iter()
-                    .find(|k| k.as_str() == p.kind)
-                    .ok_or_else(|| format!("unknown kind \"{}\"", p.kind))?;
+                let what = match p.kind.as_str() {
+                    "classical" => Speed::Class(TimeClass::Classical),
+                    kind => EventKind::ALL
+                        .into_iter()
+                        .find(|k| k.as_str() == kind)
+                        .map(Speed::Kind)
+                        .ok_or_else(|| format!("unknown kind \"{kind}\""))?,
+                };
                 Ok(Pattern {
                     what,
                     regex: compile(&p.regex)?,
+                    unless: None,
                     from: p.from,
                     until: p.until,
                 })
@@ -255,6 +329,7 @@ impl EventPatterns {
                     Ok(Pattern {
                         what: (),
                         regex: compile(&e.regex)?,
+                        unless: e.unless.as_deref().map(compile).transpose()?,
                         from: e.from,
                         until: e.until,
                     })
@@ -265,6 +340,7 @@ impl EventPatterns {
             patterns,
             online: plays(file.online)?,
             over_the_board: plays(file.over_the_board)?,
+            knockout: plays(file.knockout)?,
             source_hash: remis_core::fnv::fnv1a(text.as_bytes()),
         })
     }
@@ -274,12 +350,22 @@ impl EventPatterns {
         self.source_hash
     }
 
-    /// What an event's name says of its kind in `year`.
-    pub fn kind(&self, event: &str, year: Option<i16>) -> Option<EventKind> {
+    /// What an event's name says of its speed in `year`: the first
+    /// pattern that matches.
+    pub fn speed(&self, event: &str, year: Option<i16>) -> Option<Speed> {
         self.patterns
             .iter()
             .find(|p| p.matches(event, year))
             .map(|p| p.what)
+    }
+
+    /// What an event's name says of its kind in `year` (none when it says
+    /// classical).
+    pub fn kind(&self, event: &str, year: Option<i16>) -> Option<EventKind> {
+        match self.speed(event, year)? {
+            Speed::Kind(kind) => Some(kind),
+            _ => None,
+        }
     }
 
     /// What an event's name says of its play in `year`: over the board
@@ -294,6 +380,21 @@ impl EventPatterns {
         }
     }
 
+    /// Whether an event's name is of a knock-out event in `year`, whose
+    /// rounds `N.3` and later are tie-breaks.
+    pub fn is_knockout(&self, event: &str, year: Option<i16>) -> bool {
+        self.knockout.iter().any(|p| p.matches(event, year))
+    }
+
+    /// What an event's name says, at once.
+    fn says(&self, event: &str, year: Option<i16>) -> EventSays {
+        EventSays {
+            speed: self.speed(event, year),
+            play: self.play(event, year),
+            knockout: self.is_knockout(event, year),
+        }
+    }
+
     /// The decision for one game's tags.
     ///
     /// ```
@@ -301,24 +402,30 @@ impl EventPatterns {
     ///
     /// let patterns = EventPatterns::built_in();
     /// // "Int" is international: the venue decides.
-    /// let gausdal = patterns.decide(None, Some("Gausdal NOR"), Some("Gausdal Int"), Some(1995));
+    /// let gausdal = patterns.decide(None, Some("Gausdal NOR"), Some("Gausdal Int"), None, Some(1995));
     /// assert_eq!(gausdal.play, Some((Play::OverTheBoard, PlayEvidence::SiteVenue)));
-    /// let titled = patterns.decide(None, None, Some("Titled Tue 4th Jan Early"), Some(2022));
+    /// assert_eq!(gausdal.speed_by.as_str(), "presumed");
+    /// let titled = patterns.decide(None, None, Some("Titled Tue 4th Jan Early"), None, Some(2022));
     /// assert_eq!(titled.play, Some((Play::Online, PlayEvidence::EventName)));
     /// assert_eq!(titled.speed.as_str(), "blitz");
+    /// // Game 3 of a World Cup match is a tie-break.
+    /// let cup = patterns.decide(None, Some("Baku AZE"), Some("FIDE World Cup 2023"), Some("4.3"), Some(2023));
+    /// assert_eq!((cup.speed.as_str(), cup.speed_by.as_str()), ("tiebreak", "round"));
     /// ```
     pub fn decide(
         &self,
         time_control: Option<TimeClass>,
         site: Option<&str>,
         event: Option<&str>,
+        round: Option<&str>,
         year: Option<i16>,
     ) -> Format {
-        let said = known(event).map(|e| (self.kind(e, year), self.play(e, year)));
+        let said = known(event).map(|e| self.says(e, year));
         decide_given(
             time_control,
             SiteSays::of(site),
             said.unwrap_or_default(),
+            round,
             year,
         )
     }
@@ -361,17 +468,13 @@ fn known(text: Option<&str>) -> Option<&str> {
 fn decide_given(
     time_control: Option<TimeClass>,
     site: SiteSays,
-    (kind, event_play): EventSays,
+    said: EventSays,
+    round: Option<&str>,
     year: Option<i16>,
 ) -> Format {
-    let (speed, speed_by) = match (time_control, kind) {
-        (Some(class), _) => (Speed::Class(class), SpeedEvidence::TimeControl),
-        (None, Some(kind)) => (Speed::Kind(kind), SpeedEvidence::EventName),
-        (None, None) => (Speed::Class(TimeClass::Classical), SpeedEvidence::Default),
-    };
     let play = if site.platform().is_some() {
         Some((Play::Online, PlayEvidence::SitePlatform))
-    } else if let Some(play) = event_play {
+    } else if let Some(play) = said.play {
         Some((play, PlayEvidence::EventName))
     } else if site == SiteSays::Venue {
         Some((Play::OverTheBoard, PlayEvidence::SiteVenue))
@@ -379,6 +482,17 @@ fn decide_given(
         Some((Play::OverTheBoard, PlayEvidence::Date))
     } else {
         None
+    };
+    let (speed, speed_by) = if let Some(class) = time_control {
+        (Speed::Class(class), SpeedEvidence::TimeControl)
+    } else if let Some(speed) = said.speed {
+        (speed, SpeedEvidence::EventName)
+    } else if said.knockout && known(round).is_some_and(is_tiebreak_round) {
+        (Speed::Kind(EventKind::Tiebreak), SpeedEvidence::Round)
+    } else if matches!(play, Some((Play::Online, _))) {
+        (Speed::Unknown, SpeedEvidence::Nothing)
+    } else {
+        (Speed::Class(TimeClass::Classical), SpeedEvidence::Presumed)
     };
     Format {
         play,
@@ -391,8 +505,14 @@ fn decide_given(
 /// Chess Server opened in 1992).
 pub const FIRST_ONLINE_YEAR: i16 = 1992;
 
-/// What an event's name says of its kind and its play.
-type EventSays = (Option<EventKind>, Option<Play>);
+/// What an event's name says of its kind, its play, and whether it is a
+/// knock-out event.
+#[derive(Copy, Clone, Debug, Default)]
+struct EventSays {
+    speed: Option<Speed>,
+    play: Option<Play>,
+    knockout: bool,
+}
 
 /// The decisions of one table builder (one chunk of at most 4,096 games),
 /// remembered by event name and year: an event's games share their name,
@@ -427,6 +547,7 @@ impl FormatDecider {
         time_control: Option<TimeClass>,
         site: SiteSays,
         event: Option<&str>,
+        round: Option<&str>,
         year: Option<i16>,
     ) -> Format {
         let said = match known(event) {
@@ -439,17 +560,14 @@ impl FormatDecider {
                         if self.by_event.len() >= REMEMBERED {
                             self.by_event.clear();
                         }
-                        let said = (
-                            self.patterns.kind(name, year),
-                            self.patterns.play(name, year),
-                        );
+                        let said = self.patterns.says(name, year);
                         self.by_event.insert(key, said);
                         said
                     }
                 }
             }
         };
-        decide_given(time_control, site, said, year)
+        decide_given(time_control, site, said, round, year)
     }
 }
 
@@ -470,7 +588,7 @@ mod tests {
     fn the_strongest_evidence_decides() {
         let p = EventPatterns::default();
         let d = |tc: Option<&str>, site: Option<&str>, event: Option<&str>, year: Option<i16>| {
-            p.decide(tc.and_then(TimeClass::from_time_control), site, event, year)
+            p.decide(tc.and_then(speed_class), site, event, None, year)
         };
         // TimeControl beats the event's name.
         let f = d(Some("600+0"), None, Some("World Blitz"), Some(2019));
@@ -508,7 +626,7 @@ mod tests {
         assert_eq!(f.speed, Speed::Class(TimeClass::Classical));
         assert_eq!(f.play, Some((Play::OverTheBoard, PlayEvidence::Date)));
         let f = d(None, None, Some("Candidates playoff"), Some(2018));
-        assert_eq!(f.speed, Speed::Kind(EventKind::Rapid));
+        assert_eq!(f.speed, Speed::Kind(EventKind::Tiebreak));
         // 2020's events moved online for a year.
         let f = d(
             None,
@@ -552,15 +670,249 @@ mod tests {
                 Some("Hoogovens Blitz"),
                 Some(1998),
             ),
+            (None, Some("Khanty-Mansiysk RUS"), Some("WCC"), Some(2005)),
+            (None, Some("chess.com INT"), Some("Casual"), Some(2021)),
         ];
         for _ in 0..2 {
             for (tc, site, event, year) in cases {
+                for round in [None, Some("1.1"), Some("2.3")] {
+                    assert_eq!(
+                        decider.decide(tc, SiteSays::of(site), event, round, year),
+                        patterns.decide(tc, site, event, round, year),
+                        "{event:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Decides a game over the board (a venue's `Site`) with no time
+    /// control: the speed and its evidence.
+    fn otb(event: &str, round: Option<&str>, year: i16) -> (&'static str, &'static str) {
+        let f = EventPatterns::built_in().decide(
+            None,
+            Some("Somewhere"),
+            Some(event),
+            round,
+            Some(year),
+        );
+        (f.speed.as_str(), f.speed_by.as_str())
+    }
+
+    #[test]
+    fn games_three_and_later_of_a_knock_out_match_are_tie_breaks() {
+        for (event, year) in [
+            ("FIDE World Cup 2013", 2013),
+            ("World Cup", 2009),
+            ("WCC", 2005),
+            ("FIDE WCh KO", 2004),
+            ("FIDE-Wch k.o.", 1997),
+            ("WCh Women 2018", 2018),
+            ("ch-GBR KO 2018", 2018),
+        ] {
+            for round in ["1.3", "4.4", "2.9", "7.12"] {
                 assert_eq!(
-                    decider.decide(tc, SiteSays::of(site), event, year),
-                    patterns.decide(tc, site, event, year),
-                    "{event:?}"
+                    otb(event, Some(round), year),
+                    ("tiebreak", "round"),
+                    "{event} {round}"
+                );
+            }
+            for round in ["1.1", "4.2", "7"] {
+                assert_eq!(
+                    otb(event, Some(round), year),
+                    ("classical", "presumed"),
+                    "{event} {round}"
                 );
             }
         }
+        // Not knock-outs: a team event's "1.3" is board 3, a Swiss's table 3.
+        for (event, year) in [
+            ("41st Olympiad Open 2014", 2014),
+            ("Bundesliga 2019-20", 2020),
+            ("World Cities Team KO", 2012),
+            ("3rd China Mind Team KO", 2015),
+            ("Aeroflot Open A 2016", 2016),
+            ("FIDE Grand Swiss 2023", 2023),
+            // The GMA World Cup of 1988-89 was a series of round robins.
+            ("World Cup", 1988),
+        ] {
+            assert_eq!(
+                otb(event, Some("1.3"), year),
+                ("classical", "presumed"),
+                "{event}"
+            );
+        }
+        // Rounds that are not game 3 or later of a match.
+        for round in ["3", "1.2", "1.1.4", "a.3", ".3", "1.", "?"] {
+            assert!(!is_tiebreak_round(round), "{round}");
+        }
+        assert!(is_tiebreak_round(" 10.3 "));
+        // What the name says comes first: a rapid knock-out's games stay rapid.
+        assert_eq!(
+            otb("Corsica Masters KO", Some("1.3"), 2004),
+            ("rapid", "event name")
+        );
+    }
+
+    #[test]
+    fn tie_break_and_rapid_tokens_are_whole_words() {
+        for (event, year) in [
+            ("Gibraltar Masters TB 2018", 2018),
+            ("Tata Steel Masters TB", 2024),
+            ("8th ch-Euro T/B", 2007),
+            ("Bundesliga TB1 2017-18", 2018),
+            ("Sinquefield Cup Tiebreak", 2019),
+            ("Norway Chess tie-break", 2016),
+            ("Candidates Play-off", 2018),
+        ] {
+            assert_eq!(
+                otb(event, None, year),
+                ("tiebreak", "event name"),
+                "{event}"
+            );
+        }
+        for (event, year) in [
+            ("Corsica rap op", 1997),
+            ("Varna rap m", 1995),
+            ("Karpov Trophy 2019", 2019),
+            ("Trophee CCAS KO", 2009),
+            ("Cap d'Agde-B", 1998),
+            ("Eurotel Trophy", 2002),
+            ("14th Corsica KO", 2010),
+        ] {
+            assert_eq!(otb(event, None, year), ("rapid", "event name"), "{event}");
+        }
+        assert_eq!(otb("ch-USA TB Armageddon 2014", None, 2014).0, "blitz");
+        // Words that only contain a token.
+        for (event, year) in [
+            ("Rapport-Laznicka m 2014", 2014),
+            ("Wei Yi - Rapport Match", 2016),
+            ("Stubborn Open", 2010),
+            ("TBilisi GP", 2015),
+            // A historic play-off was played at the classical rate.
+            ("USA-ch playoff", 1981),
+        ] {
+            assert_eq!(otb(event, None, year), ("classical", "presumed"), "{event}");
+        }
+    }
+
+    #[test]
+    fn online_games_without_a_time_control_have_no_speed() {
+        let p = EventPatterns::built_in();
+        let f = p.decide(
+            None,
+            Some("chess.com INT"),
+            Some("Casual Game"),
+            None,
+            Some(2021),
+        );
+        assert_eq!(f.play, Some((Play::Online, PlayEvidence::SitePlatform)));
+        assert_eq!(
+            (f.speed, f.speed_by),
+            (Speed::Unknown, SpeedEvidence::Nothing)
+        );
+        assert_eq!(f.speed.as_str(), "unknown");
+        let f = p.decide(None, None, Some("European Online Cup"), None, Some(2021));
+        assert_eq!(f.speed, Speed::Unknown);
+        // An online league the name says was slow is classical by evidence.
+        let f = p.decide(None, Some("ICC INT"), Some("USCL 2009"), None, Some(2009));
+        assert_eq!(
+            (f.speed.as_str(), f.speed_by.as_str()),
+            ("classical", "event name")
+        );
+        let f = p.decide(
+            None,
+            Some("ICC INT"),
+            Some("USCL Final Blitz T/B 2009"),
+            None,
+            Some(2009),
+        );
+        assert_eq!(f.speed.as_str(), "blitz");
+        let f = p.decide(
+            None,
+            Some("ICC INT"),
+            Some("US Chess League KO TB 2014"),
+            None,
+            Some(2014),
+        );
+        assert_eq!(f.speed.as_str(), "tiebreak");
+        // An online series the name times stays timed.
+        let f = p.decide(
+            None,
+            Some("chess.com INT"),
+            Some("Titled Tue 4th Jan"),
+            None,
+            Some(2022),
+        );
+        assert_eq!(f.speed, Speed::Kind(EventKind::Blitz));
+        // So does one with a time control.
+        let f = p.decide(
+            speed_class("180+0"),
+            Some("lichess.org"),
+            Some("Rated Blitz game"),
+            None,
+            Some(2022),
+        );
+        assert_eq!(f.speed, Speed::Class(TimeClass::Blitz));
+    }
+
+    #[test]
+    fn no_clock_is_correspondence() {
+        let p = EventPatterns::built_in();
+        for (tc, site, event) in [
+            (
+                "-",
+                "https://lichess.org/abcdefgh",
+                "Rated Correspondence game",
+            ),
+            (" - ", "lichess.org", "Casual Correspondence game"),
+            ("1/86400", "Chess.com", "Let's Play!"),
+        ] {
+            let f = p.decide(speed_class(tc), Some(site), Some(event), None, Some(2020));
+            assert_eq!(f.speed, Speed::Class(TimeClass::Correspondence), "{tc}");
+            assert_eq!(f.speed_by, SpeedEvidence::TimeControl);
+        }
+        assert_eq!(speed_class("?"), None);
+        assert_eq!(speed_class(""), None);
+    }
+
+    #[test]
+    fn over_the_board_games_nothing_describes_are_presumed_classical() {
+        let p = EventPatterns::built_in();
+        for (site, event, year) in [
+            (Some("Linares ESP"), Some("Linares"), Some(1994)),
+            (None, Some("Hastings 7475"), Some(1974)),
+            (Some("Wijk aan Zee NED"), None, Some(2001)),
+            // Play unknown (no site, no known event, 1992 or later): not
+            // online either, presumed too.
+            (None, Some("Some Open"), Some(2005)),
+        ] {
+            let f = p.decide(None, site, event, None, year);
+            assert_eq!(f.speed, Speed::Class(TimeClass::Classical), "{event:?}");
+            assert_eq!(f.speed_by, SpeedEvidence::Presumed, "{event:?}");
+            assert_eq!(f.speed_by.as_str(), "presumed");
+        }
+        // Evidence of classical play is no presumption.
+        let f = p.decide(
+            speed_class("5400+30"),
+            Some("Linares ESP"),
+            Some("Linares"),
+            None,
+            Some(2010),
+        );
+        assert_eq!(f.speed_by, SpeedEvidence::TimeControl);
+    }
+
+    #[test]
+    fn a_knock_out_pattern_is_refused_with_a_bad_exception() {
+        assert!(
+            EventPatterns::from_toml("pattern = []\n[[knockout]]\nregex = 'KO'\nunless = '('")
+                .is_err()
+        );
+        let p =
+            EventPatterns::from_toml("pattern = []\n[[knockout]]\nregex = 'KO'\nunless = 'Team'")
+                .unwrap();
+        assert!(p.is_knockout("Rapid KO", None));
+        assert!(!p.is_knockout("Team KO", None));
     }
 }

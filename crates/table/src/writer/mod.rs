@@ -212,9 +212,19 @@ impl TableBuilder {
         let site = SiteSays::of(g.text.get(Field::Site));
         self.platform
             .append_option(site.platform().map(Platform::as_str));
-        let format = self
-            .format
-            .decide(time_class, site, g.text.get(Field::Event), g.year());
+        // `-` (no clock) is correspondence for the speed, though no time
+        // class for `time_class` (the tag as read).
+        let speed_class = g
+            .text
+            .get(Field::TimeControl)
+            .and_then(crate::format::speed_class);
+        let format = self.format.decide(
+            speed_class,
+            site,
+            g.text.get(Field::Event),
+            g.text.get(Field::Round),
+            g.year(),
+        );
         self.play
             .append_option(format.play.map(|(play, _)| play.as_str()));
         self.play_by
