@@ -7,6 +7,7 @@ use std::fmt::Write;
 
 use super::format::{csv_download, escape, thousands};
 use crate::analysis::format_audit::{FormatAudit, Label, SERIES_KEPT};
+use crate::analysis::table::{LeadFormat, Play};
 
 /// Series listed per label on the page (the CSV has all kept).
 const SERIES_SHOWN: usize = 4;
@@ -34,7 +35,8 @@ pub fn format_audit_section(h: &mut String, audit: &FormatAudit) {
          kept in the table (<code>play</code>, <code>play_by</code>, <code>speed</code>, <code>speed_by</code>): \
          play from a <code>Site</code> naming a platform, then the event's name (known series), then a <code>Site</code> \
          naming a place, then the date (before 1992); speed from <code>TimeControl</code>, then the event's name, \
-         else classical. Per label, the used games by the evidence that decided them, and the largest event series \
+         then a knock-out event's round (games 3 and later of a match: tie-breaks), else unknown online and \
+         classical by presumption (<code>presumed</code>) otherwise. Per label, the used games by the evidence that decided them, and the largest event series \
          (event names without their dates; the {SERIES_KEPT} largest of each label are kept per table).</p>\n\
          <div class=\"wide\"><table><tr><th class=\"l\">Label</th><th>Games</th><th class=\"l\">Play decided by</th>\
          <th class=\"l\">Speed decided by</th><th class=\"l\">Largest series</th></tr>"
@@ -97,6 +99,44 @@ pub fn format_audit_section(h: &mut String, audit: &FormatAudit) {
     h.push_str("</section>\n");
 }
 
+/// How many of the lead games (over-the-board classical) are classical by
+/// evidence (a time control, an event's name) and how many by presumption
+/// (`speed_by` `presumed`: nothing in their tags said otherwise), in a
+/// sentence for the band × year table (issue 47). `None` when the lead
+/// figures are of another format or no game is presumed.
+pub fn presumption_note(audit: &FormatAudit, lead: &LeadFormat) -> Option<String> {
+    let classical = remis_table::schema::TimeClass::Classical.as_str();
+    if lead.play != Some(Play::OverTheBoard) || lead.speed.as_deref() != Some(classical) {
+        return None;
+    }
+    let (mut evidence, mut presumed) = (0u64, 0u64);
+    for (((play, speed), _, speed_by), &n) in &audit.evidence {
+        if *play == Play::OverTheBoard && speed == classical {
+            if speed_by == PRESUMED {
+                presumed += n;
+            } else {
+                evidence += n;
+            }
+        }
+    }
+    let all = evidence + presumed;
+    (presumed > 0).then(|| {
+        format!(
+            "Of these {} over-the-board classical games, {} are classical by evidence (a time control or the \
+             event's name) and {} ({:.1}%) by presumption: nothing in their tags said otherwise \
+             (the table's <code>speed_by</code> is <code>presumed</code>, so that a notebook can leave them \
+             out).",
+            thousands(all),
+            thousands(evidence),
+            thousands(presumed),
+            100.0 * presumed as f64 / all as f64
+        )
+    })
+}
+
+/// The `speed_by` of a game classical for want of other evidence.
+const PRESUMED: &str = "presumed";
+
 /// A label's series, largest first (ties by name).
 fn largest<'a>(audit: &'a FormatAudit, label: &Label) -> Vec<(&'a str, u64)> {
     let mut v: Vec<(&str, u64)> = audit
@@ -156,5 +196,43 @@ mod tests {
         assert!(h.contains("site platform 900; event name 100"));
         assert!(h.contains("titled tuesday (990); pro league (10)"));
         assert!(h.contains("site venue 50"));
+    }
+
+    #[test]
+    fn the_lead_games_presumed_classical_are_counted_apart() {
+        let classical = (Play::OverTheBoard, "classical".to_string());
+        let evidence =
+            |speed_by: &str, n| ((classical.clone(), "site venue".into(), speed_by.into()), n);
+        let audit = FormatAudit {
+            evidence: [
+                evidence("presumed", 750),
+                evidence("event name", 200),
+                evidence("time control", 50),
+                (
+                    (
+                        (Play::Online, "unknown".into()),
+                        "site platform".into(),
+                        "nothing".into(),
+                    ),
+                    9,
+                ),
+            ]
+            .into(),
+            ..FormatAudit::default()
+        };
+        let lead = LeadFormat {
+            play: Some(Play::OverTheBoard),
+            speed: Some("classical".into()),
+        };
+        let note = presumption_note(&audit, &lead).expect("a note");
+        assert!(note.contains("Of these 1\u{202f}000 over-the-board classical games, 250 are classical by evidence"), "{note}");
+        assert!(note.contains("750 (75.0%) by presumption"), "{note}");
+        // Of another lead format, or with nothing presumed, nothing to say.
+        let blitz = LeadFormat {
+            play: Some(Play::Online),
+            speed: Some("blitz".into()),
+        };
+        assert_eq!(presumption_note(&audit, &blitz), None);
+        assert_eq!(presumption_note(&FormatAudit::default(), &lead), None);
     }
 }

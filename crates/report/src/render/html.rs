@@ -112,7 +112,9 @@ pub fn render(
     )?;
     sections::draw_types(&mut h, stats, scheme, &format)?;
     sections::lengths(&mut h, info, report)?;
-    sections::heatmap(&mut h, &binned, scheme, bins, &format);
+    let presumed =
+        super::format_audit::presumption_note(&report.format_audit, &report.aggregate.lead);
+    sections::heatmap(&mut h, &binned, scheme, bins, &format, presumed.as_deref());
     sections::outcomes(
         &mut h,
         &report.outcomes,

@@ -133,8 +133,9 @@ impl Filters {
     }
 }
 
-/// The values `--time-class` accepts: the classes read from `TimeControl`
-/// and the event kinds read from event names.
+/// The values `--time-class` accepts: the classes read from `TimeControl`,
+/// the event kinds read from event names (`tiebreak` too), and `unknown`
+/// (online games nothing times).
 pub fn time_class_names() -> Vec<&'static str> {
     let mut names: Vec<&'static str> = remis_table::schema::TimeClass::ALL
         .into_iter()
@@ -145,6 +146,7 @@ pub fn time_class_names() -> Vec<&'static str> {
             names.push(kind.as_str());
         }
     }
+    names.push(remis_table::format::Speed::Unknown.as_str());
     names
 }
 

@@ -102,6 +102,7 @@ pub fn heatmap(
     scheme: &BandScheme,
     bins: YearBins,
     format: &str,
+    note: Option<&str>,
 ) {
     let years = stats.years();
     let bands: Vec<Band> = stats.by_band.keys().copied().collect();
@@ -119,8 +120,9 @@ pub fn heatmap(
         h,
         "<section id=\"table\">\n<h2>Band × year{}</h2>\n<p class=\"caption\">Draw rate in each cell, with the number of games; \
          the colour deepens with the draw rate. Cells with fewer than {MIN_CELL_GAMES} games are greyed and marked “*”: \
-         their rates say little.</p>\n<div class=\"wide screen-only\">",
-        escape(format)
+         their rates say little.{}</p>\n<div class=\"wide screen-only\">",
+        escape(format),
+        note.map(|n| format!(" {n}")).unwrap_or_default()
     );
     let table = |h: &mut String, years: &[i16], total: bool| {
         heat_table(h, stats, scheme, bins, &bands, years, total)
@@ -434,7 +436,7 @@ mod tests {
         let s = stats(1990..2015, &bands);
         let scheme = BandScheme::width(100);
         let mut h = String::new();
-        heatmap(&mut h, &s, &scheme, YearBins::NONE, "");
+        heatmap(&mut h, &s, &scheme, YearBins::NONE, "", None);
         let print = &h[h.find("class=\"print-only\"").unwrap()..];
         let print = &print[..print.find("</div>").unwrap()];
         // 25 years: parts of 10, 10 and 5 years.

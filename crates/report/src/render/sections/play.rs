@@ -234,8 +234,10 @@ pub(super) fn play_headline(h: &mut String, format: &crate::analysis::games::For
         event's name says (a series known to be played over the board or online, in all its spellings: Titled Tue, PRO \
         League, …; <code>data/event_patterns.toml</code>); else over the board when <code>Site</code> names a place, \
         or before 1992; otherwise unknown. \"Int\" in an event's name is international, never the internet. Time \
-        class: from <code>TimeControl</code>, else from the event's name (a play-off is rapid from 1996 only), else \
-        classical.</p>\n",
+        class: from <code>TimeControl</code> (<code>-</code>, no clock: correspondence), else from the event's name \
+        (a play-off or tie-break, <code>TB</code>, is a tie-break from 1996 only), else in a knock-out event from the \
+        round (game 3 or later of a match, <code>4.3</code>: a tie-break); else unknown online, and classical by \
+        presumption otherwise (<code>speed_by</code> <code>presumed</code>).</p>\n",
     );
 }
 

@@ -40,7 +40,8 @@ pub fn methods_section(h: &mut String) {
          it: play from the <code>Site</code> tag's platform, then the event's name (series known to be played over \
          the board or online; <code>data/event_patterns.toml</code>), then a <code>Site</code> naming a place, then \
          the date (no online play before 1992), else unknown; the time class from <code>TimeControl</code>, then \
-         the event's name, else classical. The section Played and time class shows the games by each. Chess960 \
+         the event's name, then a knock-out event's round (games 3 and later of a match are tie-breaks), else \
+         unknown online and classical by presumption over the board. The section Played and time class shows the games by each. Chess960 \
          and correspondence games are left out of every rate unless asked for, and counted under Coverage.</p>\n</section>\n",
     );
 }
