@@ -653,6 +653,47 @@ mod tests {
     }
 
     #[test]
+    fn only_the_comment_closing_the_movetext_is_read() {
+        let endings = |pgn: &[u8]| -> Vec<Ending> {
+            GameReplayer::new()
+                .replay_all(pgn)
+                .iter()
+                .map(|g| g.ending)
+                .collect()
+        };
+        let game = |movetext: &str| format!("[Result \"0-1\"]\n\n{movetext}\n\n");
+        let pgn = [
+            // The last comment before the result token decides.
+            game("1. e4 e5 2. Nf3 {White forfeits on time} {Black resigns?} 0-1"),
+            game("1. e4 e5 2. Nf3 {Black resigns?} {White forfeits on time} 0-1"),
+            // A comment after the result token is not read.
+            game("1. e4 e5 2. Nf3 0-1 {White forfeits on time}"),
+            // Nor one a move follows.
+            game("1. e4 {White forfeits on time} e5 2. Nf3 0-1"),
+            // Without a result token, the comment ending the movetext is.
+            game("1. e4 e5 2. Nf3 {White forfeits on time}"),
+            // A game without moves.
+            game("{White forfeits by disconnection} 0-1"),
+            // Nothing carries over to the next game.
+            game("1. e4 e5 2. Nf3 0-1"),
+        ]
+        .concat();
+        use Ending::*;
+        assert_eq!(
+            endings(pgn.as_bytes()),
+            [
+                Resignation,
+                TimeForfeit,
+                Resignation,
+                Resignation,
+                TimeForfeit,
+                Abandoned,
+                Resignation
+            ]
+        );
+    }
+
+    #[test]
     fn elo_and_year() {
         assert_eq!(parse_elo(b"2650"), Some(2650));
         assert_eq!(parse_elo(b" 2650 "), Some(2650));
