@@ -373,6 +373,17 @@ fn hostile_summaries_are_refused_not_followed() {
     std::fs::write(&summaries[0], &bomb).unwrap();
     refused("bomb", "unpacks to more than");
 
+    // Within that cap, but far more than a table of a few hundred rows can
+    // justify: a valid summary padded with 200 MiB of white space inside
+    // it (it would be parsed whole, peaking at gigabytes).
+    let mut padded = json.to_string().into_bytes();
+    let close = padded.iter().rposition(|&b| b == b'}').unwrap();
+    padded.splice(close..close, std::iter::repeat_n(b' ', 200 << 20));
+    let padded = zstd::encode_all(padded.as_slice(), 19).unwrap();
+    assert!(padded.len() < 1 << 20, "{}", padded.len());
+    std::fs::write(&summaries[0], &padded).unwrap();
+    refused("padded", "more than its table's rows can hold");
+
     // A FIFO and a link to /dev/zero in its place: refused at once.
     std::fs::remove_file(&summaries[0]).unwrap();
     assert!(

@@ -276,21 +276,53 @@ pub fn prepare(
 const MAX_PACKED_BYTES: u64 = 64 << 20;
 const MAX_UNPACKED_BYTES: u64 = 512 << 20;
 
-/// Unpacks a zstd frame into at most `max` bytes, with a window of at most
-/// 2^27 bytes (128 MiB, zstd's default limit for a decoder): a small file
-/// that unpacks to gigabytes is refused, not followed.
-fn unpack_bounded(packed: &[u8], max: u64) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let mut decoder = zstd::stream::read::Decoder::new(packed)?;
-    decoder.window_log_max(27)?;
-    let mut out = Vec::new();
-    decoder.take(max + 1).read_to_end(&mut out)?;
-    if out.len() as u64 > max {
-        return Err(std::io::Error::other(format!(
-            "unpacks to more than {max} bytes"
-        )));
+/// The most a summary of a table of `rows` rows may unpack to: what its
+/// rows can justify (a fixed part for the headings and the bounded
+/// players' lists, and a generous share for each row's names and counts),
+/// never more than [`MAX_UNPACKED_BYTES`]. A 16 KB file that unpacks to
+/// hundreds of megabytes beside a table of 13 rows is refused, not parsed.
+fn unpacked_cap(rows: u64) -> u64 {
+    const FIXED: u64 = 4 << 20;
+    const PER_ROW: u64 = 8 << 10;
+    FIXED
+        .saturating_add(rows.saturating_mul(PER_ROW))
+        .min(MAX_UNPACKED_BYTES)
+}
+
+/// A zstd frame unpacked as it is read, with a window of at most 2^27
+/// bytes (128 MiB, zstd's default limit for a decoder), failing once it
+/// passes `max` bytes: a small file that unpacks to gigabytes is refused,
+/// not followed, and the text is parsed as it comes, never held whole.
+struct Unpacked<'a> {
+    decoder: zstd::stream::read::Decoder<'static, std::io::BufReader<&'a [u8]>>,
+    read: u64,
+    max: u64,
+}
+
+impl<'a> Unpacked<'a> {
+    fn new(packed: &'a [u8], max: u64) -> std::io::Result<Unpacked<'a>> {
+        let mut decoder = zstd::stream::read::Decoder::new(packed)?;
+        decoder.window_log_max(27)?;
+        Ok(Unpacked {
+            decoder,
+            read: 0,
+            max,
+        })
     }
-    Ok(out)
+}
+
+impl std::io::Read for Unpacked<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.decoder.read(buf)?;
+        self.read += n as u64;
+        if self.read > self.max {
+            return Err(std::io::Error::other(format!(
+                "unpacks to more than {} bytes, more than its table's rows can hold",
+                self.max
+            )));
+        }
+        Ok(n)
+    }
 }
 
 /// Reads the summary of `table` for `config`, checking that it is one,
@@ -314,8 +346,20 @@ pub fn read(table: &Path, config: &Config) -> Result<Summary, SummaryFileError> 
         path: path.clone(),
         cause,
     };
-    let json = unpack_bounded(&packed, MAX_UNPACKED_BYTES)
-        .map_err(|e| corrupt(format!("not a zstd-compressed summary: {e}")))?;
+    // The table first: its rows bound what its summary may unpack to.
+    let Ok(stamp) = TableStamp::of(table) else {
+        return Err(SummaryFileError::Stale { path });
+    };
+    let max = unpacked_cap(stamp.rows);
+    let unpacked = || {
+        Unpacked::new(&packed, max)
+            .map(std::io::BufReader::new)
+            .map_err(|e| corrupt(format!("not a zstd-compressed summary: {e}")))
+    };
+    let parse_error = |e: serde_json::Error, what: &str| match e.io_error_kind() {
+        Some(_) => corrupt(format!("not a zstd-compressed summary, or too large: {e}")),
+        None => corrupt(format!("{what}{e}")),
+    };
     // The header first: a file of another format is told as such, not as
     // a parse error deep inside.
     #[derive(Deserialize)]
@@ -326,7 +370,7 @@ pub fn read(table: &Path, config: &Config) -> Result<Summary, SummaryFileError> 
         config: String,
     }
     let header: Header =
-        serde_json::from_slice(&json).map_err(|e| corrupt(format!("not a summary: {e}")))?;
+        serde_json::from_reader(unpacked()?).map_err(|e| parse_error(e, "not a summary: "))?;
     if header.format != FORMAT_NAME {
         return Err(corrupt(format!("format \"{}\"", header.format)));
     }
@@ -336,10 +380,9 @@ pub fn read(table: &Path, config: &Config) -> Result<Summary, SummaryFileError> 
             found: format!("remis {}, format {}", header.remis, header.version),
         });
     }
-    let file: SummaryFile = serde_json::from_slice(&json).map_err(|e| corrupt(e.to_string()))?;
-    match TableStamp::of(table) {
-        Ok(stamp) if stamp == file.table => {}
-        _ => return Err(SummaryFileError::Stale { path }),
+    let file: SummaryFile = serde_json::from_reader(unpacked()?).map_err(|e| parse_error(e, ""))?;
+    if stamp != file.table {
+        return Err(SummaryFileError::Stale { path });
     }
     // Its counts must add up to the table's rows: a count that was edited
     // (or would wrap when added) is refused here, before any merge.
