@@ -445,13 +445,29 @@ fn read_zip_file(
     drop(file);
     // The archive is read again from its start: its directory is at the end.
     // Hashed by the input's first reader, which reads the file to its end.
+    // The members are counted as they are read, the directory once.
     let counted_file = Counting::unhashed(File::open(path)?, chunker.bytes_read.clone());
-    read_zip_seekable(chunker, name, BufReader::new(counted_file));
+    read_zip_seekable(
+        chunker,
+        name,
+        BufReader::new(counted_file),
+        File::open(path)?,
+        true,
+    );
     Ok(())
 }
 
-fn read_zip_seekable<R: Read + io::Seek>(chunker: &mut Chunker<'_>, name: &str, mut file: R) {
-    let mut directory = match super::zip_dir::CentralDirectory::open(&mut file) {
+/// Reads the members through `members`, found by walking the directory
+/// through `directory` (another handle on the same file, read uncounted:
+/// its bytes are added to the progress once when `count_directory`).
+fn read_zip_seekable<R: Read + Seek>(
+    chunker: &mut Chunker<'_>,
+    name: &str,
+    mut file: R,
+    mut directory_file: File,
+    count_directory: bool,
+) {
+    let mut directory = match super::zip_dir::CentralDirectory::open(&mut directory_file) {
         Ok(directory) => directory,
         Err(e) => {
             chunker.problem(
@@ -464,9 +480,14 @@ fn read_zip_seekable<R: Read + io::Seek>(chunker: &mut Chunker<'_>, name: &str, 
             return;
         }
     };
+    if count_directory {
+        chunker
+            .bytes_read
+            .fetch_add(directory.tail_bytes, Ordering::Relaxed);
+    }
     let mut names = MemberNames::new();
     let (mut members, mut pgn) = (0u64, 0u64);
-    while let Some(entry) = directory.next(&mut file) {
+    while let Some(entry) = directory.next(&mut directory_file) {
         if chunker.stopped {
             return;
         }
@@ -535,9 +556,13 @@ fn read_zip_stdin(chunker: &mut Chunker<'_>, name: &str, reader: &mut dyn Read) 
     match copied {
         Ok(n) if n < MAX_SPOOLED_ZIP => {
             // The bytes were counted as they were read from standard input.
-            let mut file = BufReader::new(spool);
-            if file.seek(io::SeekFrom::Start(0)).is_ok() {
-                read_zip_seekable(chunker, name, file);
+            // One file, two handles: each read by the directory's walk and
+            // by the members' reader starts with a seek of its own.
+            match spool.try_clone() {
+                Ok(directory) => {
+                    read_zip_seekable(chunker, name, BufReader::new(spool), directory, false)
+                }
+                Err(e) => chunker.problem(name, format!("zip archive unreadable: {e}")),
             }
         }
         Ok(_) => {

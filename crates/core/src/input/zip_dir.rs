@@ -43,6 +43,9 @@ impl Entry {
 pub(super) struct CentralDirectory {
     /// Entries in the directory, as its end record says.
     pub entries: u64,
+    /// The bytes of the directory and the records after it, to the end of
+    /// the file.
+    pub tail_bytes: u64,
     read: u64,
     /// Where the next entry starts.
     next: u64,
@@ -88,10 +91,12 @@ impl CentralDirectory {
         // The directory ends where its end record (or the zip64 records)
         // begin: its true start is `end - size`, whatever offset it records.
         let mut end = eocd_pos;
-        if entries == 0xffff || size == 0xffff_ffff || offset == 0xffff_ffff {
-            if let Some(zip64) = Self::zip64_end(file, eocd_pos)? {
-                (entries, size, offset, end) = zip64;
-            }
+        let saturated = entries == 0xffff || size == 0xffff_ffff || offset == 0xffff_ffff;
+        if let Some(zip64) = saturated
+            .then(|| Self::zip64_end(file, eocd_pos))
+            .transpose()?
+        {
+            (entries, size, offset, end) = zip64.unwrap_or((entries, size, offset, end));
         }
         let start = end
             .checked_sub(size)
@@ -108,6 +113,7 @@ impl CentralDirectory {
         }
         Ok(CentralDirectory {
             entries,
+            tail_bytes: len - start,
             read: 0,
             next: start,
             end,
@@ -145,7 +151,9 @@ impl CentralDirectory {
         Err(invalid("zip64 end of central directory record not found"))
     }
 
-    /// The next entry, or `None` after the last.
+    /// The next entry, or `None` after the last. Each entry is read at its
+    /// place (a seek, then the read), so `file` may be shared with a reader
+    /// of the members that moves it in between.
     pub fn next<R: Read + Seek>(&mut self, file: &mut R) -> Option<io::Result<Entry>> {
         if self.read >= self.entries {
             return None;
