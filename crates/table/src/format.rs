@@ -735,6 +735,9 @@ mod tests {
             ("FIDE Grand Swiss 2023", 2023),
             // The GMA World Cup of 1988-89 was a series of round robins.
             ("World Cup", 1988),
+            // Finals of six and eight classical games, filed apart.
+            ("FIDE-Wch k.o. f", 1998),
+            ("FIDE WCh KO Final", 2002),
         ] {
             assert_eq!(
                 otb(event, Some("1.3"), year),
