@@ -530,6 +530,8 @@ pub fn class_order(classes: &mut [String]) {
         "correspondence",
         "blindfold",
         "simul",
+        "tiebreak",
+        "unknown",
     ];
     classes.sort_by_key(|c| order.iter().position(|o| o == c).unwrap_or(order.len()));
 }

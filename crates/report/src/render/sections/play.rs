@@ -313,7 +313,7 @@ pub fn play_section(
 /// A speed's colour in the play chart, the same online and over the board
 /// (whose lines differ by style): one colour per speed, in a fixed order.
 pub(super) fn speed_color(speed: &str) -> plotters::style::RGBColor {
-    const ORDER: [&str; 7] = [
+    const ORDER: [&str; 8] = [
         "classical",
         "rapid",
         "blitz",
@@ -321,7 +321,15 @@ pub(super) fn speed_color(speed: &str) -> plotters::style::RGBColor {
         "blindfold",
         "simul",
         "correspondence",
+        "unknown",
     ];
+    // Eight colours for nine speeds: a tie-break shares correspondence's,
+    // whose games are left out unless asked for, and then alone.
+    let speed = if speed == "tiebreak" {
+        "correspondence"
+    } else {
+        speed
+    };
     let i = ORDER
         .iter()
         .position(|s| *s == speed)
