@@ -121,15 +121,15 @@ fn main() -> std::process::ExitCode {
     let cli = parse();
     on_interrupt();
     on_file_size_limit();
-    let result = match cli.command {
-        Command::Classify(args) => cmd::classify::run(args),
-        Command::Generate(args) => cmd::generate::run(args),
-        Command::Report(args) => cmd::report::run(args),
-        Command::Stats(args) => cmd::stats::run(args),
-        Command::Sofia(args) => cmd::sofia::run(args),
-        Command::Explain(args) => cmd::explain::run(args),
-        Command::Scoring(args) => cmd::scoring::run(args),
-        Command::Summarize(args) => cmd::summarize::run(args),
+    remis_table::panics::install_hook();
+    // A panic that no reader contained (on polars' threads, kept quiet by
+    // the hook, or here) is said as an error, not lost.
+    let result = match remis_table::panics::quietly(|| run(cli)) {
+        Ok(result) => result,
+        Err(panic) => Err(anyhow::anyhow!(
+            "internal failure: {}",
+            remis_table::panics::message(panic.as_ref())
+        )),
     };
     match result {
         Ok(code) => code,
@@ -148,5 +148,18 @@ fn main() -> std::process::ExitCode {
             remis_core::say!("remis: error: {err:#}");
             std::process::ExitCode::from(2)
         }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<std::process::ExitCode> {
+    match cli.command {
+        Command::Classify(args) => cmd::classify::run(args),
+        Command::Generate(args) => cmd::generate::run(args),
+        Command::Report(args) => cmd::report::run(args),
+        Command::Stats(args) => cmd::stats::run(args),
+        Command::Sofia(args) => cmd::sofia::run(args),
+        Command::Explain(args) => cmd::explain::run(args),
+        Command::Scoring(args) => cmd::scoring::run(args),
+        Command::Summarize(args) => cmd::summarize::run(args),
     }
 }

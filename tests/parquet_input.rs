@@ -484,3 +484,71 @@ fn a_footer_whose_row_count_disagrees_with_its_row_groups_is_refused() {
     assert!(err.contains("games.parquet"), "{err}");
     assert!(err.contains("300"), "{err}");
 }
+
+/// `bytes` of a Parquet file with its data cut at `keep` bytes but its
+/// footer intact: what a reader that read the footer sees when the file is
+/// cut while it reads (the footer's places point past the end).
+fn cut_under_its_footer(bytes: &[u8], keep: usize) -> Vec<u8> {
+    let n = bytes.len();
+    let footer_len = u32::from_le_bytes(bytes[n - 8..n - 4].try_into().unwrap()) as usize;
+    let mut cut = bytes[..keep].to_vec();
+    cut.extend_from_slice(&bytes[n - 8 - footer_len..]);
+    cut
+}
+
+#[test]
+fn a_parquet_file_cut_while_it_is_read_is_named_and_no_panic_is_printed() {
+    // Issue 48, class 7: polars panicked on its own threads (range.rs);
+    // the run must name the file and say what happened, keep the rows
+    // before the damage, and print no panic.
+    let dir = scratch("cut-while-read");
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/lichess-sample.pgn.zst");
+    let pgn = String::from_utf8(zstd::decode_all(File::open(sample).unwrap()).unwrap()).unwrap();
+    let all: Vec<_> = games(&pgn).into_iter().take(2_800).collect();
+    let whole = dir.join("whole.parquet");
+    write_lichess_layout(&whole, &all, &[]);
+    let bytes = std::fs::read(&whole).unwrap();
+    let input = dir.join("cut.parquet");
+    std::fs::write(&input, cut_under_its_footer(&bytes, bytes.len() / 2)).unwrap();
+
+    let out = dir.join("out");
+    let output = remis()
+        .arg("classify")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!err.contains("RUST_BACKTRACE"), "{err}");
+    assert!(err.contains("cut.parquet"), "{err}");
+    let table = read_table(&out.join("games.parquet"));
+    assert!(
+        table.height() > 0 && table.height() < 2_800,
+        "{}",
+        table.height()
+    );
+
+    // The reading commands on a table cut the same way: an error naming it,
+    // no panic.
+    let table_path = out.join("games.parquet");
+    let bytes = std::fs::read(&table_path).unwrap();
+    std::fs::write(&table_path, cut_under_its_footer(&bytes, bytes.len() / 2)).unwrap();
+    for args in [
+        &["stats", "--source", "rows"][..],
+        &["report", "--source", "rows", "--out"],
+    ] {
+        let mut command = remis();
+        command.args(args);
+        if args[0] == "report" {
+            command.arg(dir.join("r.html"));
+        }
+        let output = command.arg(&out).output().unwrap();
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(err.contains("games.parquet"), "{args:?}: {err}");
+    }
+}

@@ -21,6 +21,7 @@
 
 pub mod dedup;
 pub mod format;
+pub mod panics;
 pub mod parquet_input;
 pub mod pipeline;
 pub mod players;

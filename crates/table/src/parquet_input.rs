@@ -65,6 +65,14 @@ pub enum ParquetInputError {
     Group { group: usize, cause: PolarsError },
     #[error("its footer says {footer} rows, its row groups hold {groups}: a corrupt file")]
     RowCount { footer: usize, groups: usize },
+    #[error(
+        "cut short: its footer places column data up to byte {place}, its data ends at byte {end} (the file was cut, or changed after it was written); the {rows_before} rows before the damage are whole"
+    )]
+    CutShort {
+        place: u64,
+        end: u64,
+        rows_before: usize,
+    },
     #[error("column `{column}` holds ratings that are not whole numbers ({example})")]
     FractionalRating { column: String, example: f64 },
 }
@@ -73,18 +81,15 @@ pub enum ParquetInputError {
 /// (a file truncated while read, a corrupt page) becomes an error, so the
 /// caller can name the file and carry on.
 pub fn contained<T>(call: impl FnOnce() -> PolarsResult<T>) -> PolarsResult<T> {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(call)) {
+    match crate::panics::quietly(call) {
         Ok(result) => result,
-        Err(panic) => {
-            let message = panic
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| panic.downcast_ref::<&str>().copied())
-                .unwrap_or("no message");
-            Err(PolarsError::ComputeError(
-                format!("the Parquet reader failed on this file ({message})").into(),
-            ))
-        }
+        Err(panic) => Err(PolarsError::ComputeError(
+            format!(
+                "the Parquet reader failed on this file ({})",
+                crate::panics::message(panic.as_ref())
+            )
+            .into(),
+        )),
     }
 }
 
@@ -92,15 +97,40 @@ pub fn contained<T>(call: impl FnOnce() -> PolarsResult<T>) -> PolarsResult<T> {
 /// the sum of its row groups' counts, or the file is refused as corrupt.
 pub fn checked_row_count(path: &Path) -> Result<u64, ParquetInputError> {
     let file = File::open(path).map_err(|e| ParquetInputError::Unreadable(e.into()))?;
-    let mut reader = ParquetReader::new(file);
-    let metadata =
-        contained(|| reader.get_metadata().cloned()).map_err(ParquetInputError::Unreadable)?;
-    check_row_count(&metadata)?;
-    Ok(metadata.num_rows as u64)
+    Ok(checked_metadata(&file)?.num_rows as u64)
 }
 
-fn check_row_count(
+/// The footer of an open Parquet file, checked before polars reads a page
+/// by it: its row count must equal its row groups' (else the file is
+/// corrupt), and every column chunk must lie within the file's data. A
+/// file cut under its footer (cut while a copy was made, or while it was
+/// read) would have polars slice past the end of its buffer: a panic on
+/// its own threads, or with its streaming engine an out-of-bounds read.
+pub fn checked_metadata(
+    file: &File,
+) -> Result<Arc<polars::io::parquet::read::FileMetadata>, ParquetInputError> {
+    let size = file
+        .metadata()
+        .map_err(|e| ParquetInputError::Unreadable(e.into()))?
+        .len();
+    let clone = file
+        .try_clone()
+        .map_err(|e| ParquetInputError::Unreadable(e.into()))?;
+    let mut reader = ParquetReader::new(clone);
+    let metadata =
+        contained(|| reader.get_metadata().cloned()).map_err(ParquetInputError::Unreadable)?;
+    // The footer's length, just before the closing "PAR1".
+    let mut tail = [0u8; 4];
+    std::os::unix::fs::FileExt::read_exact_at(file, &mut tail, size.saturating_sub(8))
+        .map_err(|e| ParquetInputError::Unreadable(e.into()))?;
+    let data_end = size.saturating_sub(8 + u64::from(u32::from_le_bytes(tail)));
+    check_footer(&metadata, data_end)?;
+    Ok(metadata)
+}
+
+fn check_footer(
     metadata: &polars::io::parquet::read::FileMetadata,
+    end: u64,
 ) -> Result<(), ParquetInputError> {
     let groups = metadata
         .row_groups
@@ -111,6 +141,26 @@ fn check_row_count(
         return Err(ParquetInputError::RowCount {
             footer: metadata.num_rows,
             groups,
+        });
+    }
+    let ends: Vec<u64> = metadata
+        .row_groups
+        .iter()
+        .map(|g| g.byte_ranges_iter().map(|r| r.end).max().unwrap_or(0))
+        .collect();
+    let place = ends.iter().copied().max().unwrap_or(0);
+    if place > end {
+        let rows_before = metadata
+            .row_groups
+            .iter()
+            .zip(&ends)
+            .take_while(|(_, group_end)| **group_end <= end)
+            .map(|(g, _)| g.num_rows())
+            .sum();
+        return Err(ParquetInputError::CutShort {
+            place,
+            end,
+            rows_before,
         });
     }
     Ok(())
@@ -129,8 +179,14 @@ pub struct ParquetGames {
     offset: usize,
     /// Rows read so far: the next row's number is `row + 1`.
     row: u64,
+    /// A file cut under its footer: read up to the damage, then this.
+    cut: Option<ParquetInputError>,
     /// Rows not yet handed on: a run fills across small row groups.
     run: Option<Rows>,
+    /// The most bytes a row of the columns read has taken so far, as
+    /// decoded: a footer that understates its sizes is caught after one
+    /// slice.
+    seen_row_bytes: usize,
 }
 
 /// Core's hook for Parquet input: files of games in the lichess layout.
@@ -170,10 +226,74 @@ pub fn is_remis_table(path: &Path) -> bool {
 /// Rows read at a time: a slice of a row group, or many small groups.
 pub const SLICE_ROWS: usize = 16_384;
 const FIRST_SLICE_ROWS: usize = 4_096;
+/// Bytes of the columns read, uncompressed, in one slice: rows of 256 KiB
+/// of movetext are read 256 at a time, not 16,384 (4 GiB).
+pub const SLICE_BYTES: usize = 64 << 20;
+
+impl ParquetGames {
+    /// The rows of the next slice, from `offset`: at most `rows`, and no
+    /// more than [`SLICE_BYTES`] by the footer's uncompressed sizes of the
+    /// columns read (and by the largest row decoded so far); at least one.
+    fn slice_rows(&self, rows: usize) -> usize {
+        let groups = &self.metadata.row_groups;
+        let (mut group, mut start) = (self.group, self.group_end);
+        if let Some(g) = groups.get(group) {
+            start -= g.num_rows();
+        }
+        let (mut taken, mut bytes) = (0usize, 0usize);
+        while taken < rows {
+            let Some(g) = groups.get(group) else {
+                break;
+            };
+            let from = (self.offset + taken).max(start);
+            let end = start + g.num_rows();
+            if from >= end {
+                group += 1;
+                start = end;
+                continue;
+            }
+            let footer: usize = self
+                .columns
+                .iter()
+                .filter_map(|c| g.columns_under_root_iter(c))
+                .flatten()
+                .map(|m| usize::try_from(m.uncompressed_size()).unwrap_or(0))
+                .sum();
+            let per_row = footer
+                .div_ceil(g.num_rows().max(1))
+                .max(self.seen_row_bytes)
+                .max(1);
+            let room = (SLICE_BYTES.saturating_sub(bytes) / per_row).max(usize::from(taken == 0));
+            let here = (end - from).min(rows - taken).min(room);
+            if here == 0 {
+                break;
+            }
+            taken += here;
+            bytes += here * per_row;
+            group += 1;
+            start = end;
+        }
+        taken.max(1)
+    }
+}
 
 impl ParquetGames {
     pub fn open(path: &Path) -> Result<ParquetGames, ParquetInputError> {
         let file = File::open(path).map_err(|e| ParquetInputError::Unreadable(e.into()))?;
+        // A file cut under its footer is read up to the damage.
+        let (metadata, cut) = match checked_metadata(&file) {
+            Ok(metadata) => (metadata, None),
+            Err(cut @ ParquetInputError::CutShort { .. }) => {
+                let mut reader = ParquetReader::new(
+                    file.try_clone()
+                        .map_err(|e| ParquetInputError::Unreadable(e.into()))?,
+                );
+                let metadata = contained(|| reader.get_metadata().cloned())
+                    .map_err(ParquetInputError::Unreadable)?;
+                (metadata, Some(cut))
+            }
+            Err(e) => return Err(e),
+        };
         let mut reader = ParquetReader::new(file);
         let schema = contained(|| reader.schema()).map_err(ParquetInputError::Unreadable)?;
         let names: Vec<String> = schema.iter_names().map(|n| n.to_string()).collect();
@@ -195,9 +315,6 @@ impl ParquetGames {
             .collect();
         let mut columns: Vec<String> = present.iter().map(|c| c.to_string()).collect();
         columns.push(MOVETEXT.into());
-        let metadata =
-            contained(|| reader.get_metadata().cloned()).map_err(ParquetInputError::Unreadable)?;
-        check_row_count(&metadata)?;
         let first_group_rows = metadata.row_groups.first().map_or(0, |g| g.num_rows());
         Ok(ParquetGames {
             path: path.to_path_buf(),
@@ -209,6 +326,8 @@ impl ParquetGames {
             offset: 0,
             row: 0,
             run: None,
+            seen_row_bytes: 0,
+            cut,
         })
     }
 }
@@ -225,13 +344,19 @@ impl ColumnarGames for ParquetGames {
         limits: &Limits,
         emit: &mut dyn FnMut(Rows) -> bool,
     ) -> Result<bool, ColumnarError> {
-        let total = self.metadata.num_rows;
+        let total = match &self.cut {
+            Some(ParquetInputError::CutShort { rows_before, .. }) => *rows_before,
+            _ => self.metadata.num_rows,
+        };
         if self.offset >= total {
             // The end: the last run, however short.
             if let Some(run) = self.run.take().filter(|r| !r.games.is_empty()) {
                 emit(run);
             }
-            return Ok(false);
+            return match self.cut.take() {
+                Some(cut) => Err(cut.into()),
+                None => Ok(false),
+            };
         }
         // The first slice is small, so that the workers start early.
         let rows = if self.offset == 0 {
@@ -240,18 +365,30 @@ impl ColumnarGames for ParquetGames {
             SLICE_ROWS
         }
         .min(total - self.offset);
+        let rows = self.slice_rows(rows);
         let index = self.group;
         let failed = |cause| ParquetInputError::Group {
             group: index,
             cause,
         };
         // The footer is read once, in `open`: each slice reuses it.
-        let file = File::open(&self.path).map_err(|e| failed(e.into()))?;
-        let mut reader = ParquetReader::new(file)
-            .with_columns(Some(self.columns.clone()))
-            .with_slice(Some((self.offset, rows)));
-        reader.set_metadata(self.metadata.clone());
-        let frame = contained(|| reader.finish()).map_err(failed)?;
+        let read = |rows: usize| -> Result<DataFrame, ParquetInputError> {
+            let file = File::open(&self.path).map_err(|e| failed(e.into()))?;
+            let mut reader = ParquetReader::new(file)
+                .with_columns(Some(self.columns.clone()))
+                .with_slice(Some((self.offset, rows)));
+            reader.set_metadata(self.metadata.clone());
+            contained(|| reader.finish()).map_err(failed)
+        };
+        // A slice across row groups that fails is read again up to the end
+        // of its first group, so that the groups before the damage (a file
+        // cut while it is read) are kept.
+        let in_group = self.group_end.saturating_sub(self.offset).max(1);
+        let (frame, rows) = match read(rows) {
+            Ok(frame) => (frame, rows),
+            Err(_) if rows > in_group => (read(in_group)?, in_group),
+            Err(e) => return Err(e.into()),
+        };
         self.offset += rows;
         // The group that holds the next row, for messages.
         while self.group_end <= self.offset && self.group + 1 < self.metadata.row_groups.len() {
@@ -268,6 +405,10 @@ impl ColumnarGames for ParquetGames {
             .column(MOVETEXT)
             .and_then(|c| c.str().cloned())
             .map_err(failed)?;
+        let text_bytes =
+            |column: &StringChunked| column.iter().map(|v| v.map_or(0, str::len)).sum::<usize>();
+        let decoded = text_bytes(&movetext) + tags.iter().map(text_bytes).sum::<usize>();
+        self.seen_row_bytes = self.seen_row_bytes.max(decoded.div_ceil(rows.max(1)));
         let names = self.names.clone();
         let fresh = || Rows {
             data: Vec::with_capacity(target.min(1 << 24)),

@@ -102,15 +102,14 @@ pub fn summarize_with(
 /// groups, and a panic inside polars becomes an error naming the file.
 pub fn summarize_checked(table: &Path, config: &Config) -> Result<Summary> {
     remis_table::safe_file::open_regular(table)?;
-    let summary = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        summarize_rows(table, config)
-    }))
-    .map_err(|_| {
-        anyhow::anyhow!(
-            "{}: the Parquet reader failed on this file",
-            table.display()
-        )
-    })??;
+    let summary =
+        remis_table::panics::quietly(|| summarize_rows(table, config)).map_err(|panic| {
+            anyhow::anyhow!(
+                "{}: the Parquet reader failed on this file ({})",
+                table.display(),
+                remis_table::panics::message(panic.as_ref())
+            )
+        })??;
     let footer_rows = remis_table::parquet_input::checked_row_count(table)
         .with_context(|| format!("{}", table.display()))?;
     anyhow::ensure!(

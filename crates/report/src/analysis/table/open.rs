@@ -144,6 +144,9 @@ pub fn scan_one(path: &Path) -> Result<OpenTable> {
         .map_err(PolarsError::from)
         .and_then(|f| ParquetReader::new(f).schema())
         .map_err(|e| unreadable(&e))?;
+    // The footer checked before polars reads a page by it: a table cut
+    // under its footer would be read past its end on polars' threads.
+    remis_table::parquet_input::checked_metadata(&file).map_err(|e| unreadable(&e))?;
     let missing: Vec<&str> = Column::ALL
         .into_iter()
         .map(Column::name)
