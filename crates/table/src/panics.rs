@@ -29,7 +29,8 @@ pub fn quietly<T>(call: impl FnOnce() -> T) -> std::thread::Result<T> {
 }
 
 /// Whether the current thread is one of polars': its pool's (named by
-/// `POLARS_THREAD_NAME`, `polars` by default) or its streaming engine's.
+/// `POLARS_THREAD_NAME`, `polars` by default), its streaming engine's or
+/// its async reader's.
 fn on_a_polars_thread() -> bool {
     let current = std::thread::current();
     let Some(name) = current.name() else {
@@ -41,7 +42,13 @@ fn on_a_polars_thread() -> bool {
             .and_then(|rest| rest.strip_prefix('-'))
             .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
     };
-    numbered(&pool) || numbered("polars") || numbered("async-executor")
+    // polars' async reads run on a tokio runtime of its own, whose threads
+    // keep tokio's default name.
+    numbered(&pool)
+        || numbered("polars")
+        || numbered("async-executor")
+        || name == "tokio-runtime-worker"
+        || name == "tokio-rt-worker"
 }
 
 /// Installs the hook: a panic on a polars thread, or inside [`quietly`], is
