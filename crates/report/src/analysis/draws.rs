@@ -253,6 +253,109 @@ impl DrawStats {
     }
 }
 
+/// A band needs this share of the standard band mix present in a year (or
+/// bin) for the year's standardised rate to be charted.
+pub const MIN_STANDARD_COVERAGE: f64 = 0.8;
+
+/// The draw rate by year standardised for rating (direct standardisation):
+/// each year's rate in each rated band, weighted by one fixed band mix, the
+/// standard. The standard is the band mix of the population's rated games
+/// with a year, over all years. A band enters a year only with at least
+/// [`MIN_CELL_GAMES`] games that year; a year is standardised over the
+/// bands present, their weights scaled to sum to one, and says how much of
+/// the standard they hold (`coverage`).
+#[derive(Clone, Debug, Default)]
+pub struct Standardised {
+    /// The standard: each rated band's share of the rated games.
+    pub weights: BTreeMap<Band, f64>,
+    pub by_year: BTreeMap<i16, StandardisedYear>,
+}
+
+/// One year's (or bin's) standardised draw rate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StandardisedYear {
+    pub rate: f64,
+    /// The 95% interval: rate ± 1.96 √V, V the variance of the weighted
+    /// sum of the bands' proportions (each band's variance with the
+    /// Agresti–Coull proportion (x + 2)/(n + 4) over n + 4 games, so that
+    /// a band with no draws, or only draws, is not taken as certain),
+    /// within 0–1.
+    pub low: f64,
+    pub high: f64,
+    /// The share of the standard held by the bands present this year.
+    pub coverage: f64,
+    /// The bands present, and the rated games they hold.
+    pub bands: usize,
+    pub games: u64,
+}
+
+impl StandardisedYear {
+    /// Whether enough of the standard is present for the rate to be
+    /// charted (it is tabled either way).
+    pub fn charted(&self) -> bool {
+        self.coverage >= MIN_STANDARD_COVERAGE
+    }
+}
+
+impl Standardised {
+    /// Standardises `stats`' rates by year (or by bin, for binned stats:
+    /// the standard is the same) to the band mix of its rated games.
+    pub fn of(stats: &DrawStats) -> Standardised {
+        let mut weights: BTreeMap<Band, f64> = BTreeMap::new();
+        for (&(band, _), p) in &stats.by_band_year {
+            if band.is_rated() {
+                *weights.entry(band).or_insert(0.0) += p.n as f64;
+            }
+        }
+        let total: f64 = weights.values().sum();
+        if total == 0.0 {
+            return Standardised::default();
+        }
+        for w in weights.values_mut() {
+            *w /= total;
+        }
+        let mut by_year = BTreeMap::new();
+        for &year in stats.by_year.keys() {
+            let present: Vec<(f64, &Proportion)> = weights
+                .iter()
+                .filter_map(|(&band, &w)| {
+                    stats
+                        .by_band_year
+                        .get(&(band, year))
+                        .filter(|p| p.n >= MIN_CELL_GAMES)
+                        .map(|p| (w, p))
+                })
+                .collect();
+            let coverage: f64 = present.iter().map(|(w, _)| w).sum();
+            if present.is_empty() || coverage <= 0.0 {
+                continue;
+            }
+            let mut rate = 0.0;
+            let mut variance = 0.0;
+            for &(w, p) in &present {
+                let w = w / coverage;
+                rate += w * p.successes as f64 / p.n as f64;
+                let n = p.n as f64 + 4.0;
+                let q = (p.successes as f64 + 2.0) / n;
+                variance += w * w * q * (1.0 - q) / n;
+            }
+            let half = 1.959964 * variance.sqrt();
+            by_year.insert(
+                year,
+                StandardisedYear {
+                    rate,
+                    low: (rate - half).max(0.0),
+                    high: (rate + half).min(1.0),
+                    coverage,
+                    bands: present.len(),
+                    games: present.iter().map(|(_, p)| p.n).sum(),
+                },
+            );
+        }
+        Standardised { weights, by_year }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -330,5 +433,65 @@ mod tests {
         assert_eq!(all30.successes, 70);
         let mean = s.mean_draw_moves().unwrap();
         assert!((mean - (40.0 * 18.0 + 15.0 * 35.0 + 30.0 * 25.0) / 85.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn standardised_rates_hold_the_band_mix_fixed() {
+        // Two bands drawing 30% and 60% every year; the mix shifts from
+        // the lower band (2000) to the higher (2001). Pooled, the rate
+        // rises from 150/400 = 37.5% to 210/400 = 52.5%; standardised to
+        // the mix of all years (400 + 400 games: half and half) it is
+        // 0.5 × 30% + 0.5 × 60% = 45% both years.
+        let cube = vec![
+            row(20, 2000, None, 0, 210),
+            row(20, 2000, Some("agreed"), 20, 90),
+            row(25, 2000, None, 0, 40),
+            row(25, 2000, Some("agreed"), 20, 60),
+            row(20, 2001, None, 0, 70),
+            row(20, 2001, Some("agreed"), 20, 30),
+            row(25, 2001, None, 0, 120),
+            row(25, 2001, Some("agreed"), 20, 180),
+            // 2002: the lower band alone, 10 draws in 50 games.
+            row(20, 2002, None, 0, 40),
+            row(20, 2002, Some("agreed"), 20, 10),
+            // 2003: the higher band has too few games to enter.
+            row(20, 2003, None, 0, 35),
+            row(20, 2003, Some("agreed"), 20, 35),
+            row(25, 2003, Some("agreed"), 20, 10),
+        ];
+        let s = DrawStats::from_cube(&cube);
+        assert_eq!(s.by_year[&2000].rate(), Some(0.375));
+        assert_eq!(s.by_year[&2001].rate(), Some(0.525));
+        let st = Standardised::of(&s);
+        // The standard: 520 rated games in the lower band (300 + 100 + 50
+        // + 70), 410 in the higher (100 + 300 + 10).
+        let (w20, w25) = (520.0 / 930.0, 410.0 / 930.0);
+        assert!((st.weights[&Band::Rated(20)] - w20).abs() < 1e-12);
+        assert!((st.weights[&Band::Rated(25)] - w25).abs() < 1e-12);
+        let y2000 = &st.by_year[&2000];
+        let expected = w20 * 0.3 + w25 * 0.6;
+        assert!((y2000.rate - expected).abs() < 1e-12, "{y2000:?}");
+        assert!((st.by_year[&2001].rate - expected).abs() < 1e-12);
+        assert_eq!((y2000.bands, y2000.games), (2, 400));
+        assert!((y2000.coverage - 1.0).abs() < 1e-12 && y2000.charted());
+        // The interval: the variance of the weighted sum, each band's with
+        // the Agresti–Coull proportion.
+        let var = |x: f64, n: f64| {
+            let q = (x + 2.0) / (n + 4.0);
+            q * (1.0 - q) / (n + 4.0)
+        };
+        let half = 1.959964 * (w20 * w20 * var(90.0, 300.0) + w25 * w25 * var(60.0, 100.0)).sqrt();
+        assert!((y2000.low - (expected - half)).abs() < 1e-12);
+        assert!((y2000.high - (expected + half)).abs() < 1e-12);
+        // A year with one band present: its rate, over the bands present,
+        // and the share of the standard they hold: not charted.
+        let y2002 = &st.by_year[&2002];
+        assert!((y2002.rate - 0.2).abs() < 1e-12);
+        assert!((y2002.coverage - w20).abs() < 1e-12);
+        assert!(!y2002.charted());
+        // A band under 30 games in a year does not enter it.
+        let y2003 = &st.by_year[&2003];
+        assert_eq!((y2003.bands, y2003.games), (1, 70));
+        assert!((y2003.rate - 0.5).abs() < 1e-12);
     }
 }

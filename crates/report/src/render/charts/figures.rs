@@ -30,7 +30,8 @@ pub(crate) fn short_label(scheme: &BandScheme, band: Band) -> String {
 
 /// Draw rate by year (or year bin), one line per band, with 95% Wilson
 /// intervals as shaded bands. Years with fewer than 30 games in a band are
-/// left out; the vertical axis is fit to the data from 0.
+/// left out; the vertical axis is fit to the data from 0. A bin of years is
+/// a step as wide as its years ([`year_series`]).
 pub fn rate_by_year(
     stats: &DrawStats,
     scheme: &BandScheme,
@@ -38,58 +39,142 @@ pub fn rate_by_year(
     year_bin: &dyn Fn(i16) -> i16,
 ) -> Result<String> {
     let bands = chart_bands(stats, max_bands);
-    // Only years in which some charted band has enough games to draw.
-    let years: Vec<i16> = stats
-        .years()
-        .into_iter()
-        .filter(|y| {
-            bands.iter().any(|b| {
-                stats
-                    .by_band_year
-                    .get(&(*b, *y))
-                    .is_some_and(|p| p.n >= MIN_CELL_GAMES)
-            })
+    let series: Vec<YearSeries> = bands
+        .iter()
+        .enumerate()
+        .map(|(i, &band)| YearSeries {
+            label: short_label(scheme, band),
+            color: ordered_color(i, bands.len()),
+            dash: false,
+            points: stats
+                .by_band_year
+                .iter()
+                .filter(|((b, _), _)| *b == band)
+                .filter_map(|(&(_, y), p)| rate_point(Some(p)).map(|point| (y, point)))
+                .collect(),
         })
         .collect();
-    let (Some(&first), Some(&last)) = (years.first(), years.last()) else {
+    year_series(
+        &series,
+        year_bin,
+        (
+            "chart-year",
+            "Draw rate by year and rating band",
+            "Line chart: one line per rating band (ordered colours, low to high), \
+             draw rate on the vertical axis from 0 to {top}, years on the \
+             horizontal axis; shaded areas are 95 percent Wilson intervals; a bin \
+             of years is a step as wide as its years. The band by year table \
+             below gives every number and n.",
+        ),
+    )
+}
+
+/// The draw rate by year of all bands pooled, beside the same rate
+/// standardised to one band mix ([`Standardised`]): years (or bins) with
+/// fewer than 30 games, or whose bands hold too little of the standard,
+/// are left out of their line.
+pub fn rate_standardised(
+    stats: &DrawStats,
+    standardised: &Standardised,
+    year_bin: &dyn Fn(i16) -> i16,
+) -> Result<String> {
+    let series = [
+        YearSeries {
+            label: "pooled: every game".into(),
+            color: RGBColor(0x55, 0x55, 0x55),
+            dash: true,
+            points: stats
+                .by_year
+                .iter()
+                .filter_map(|(&y, p)| rate_point(Some(p)).map(|point| (y, point)))
+                .collect(),
+        },
+        YearSeries {
+            label: "standardised to the band mix".into(),
+            color: RGBColor(0x2f, 0x5d, 0x8a),
+            dash: false,
+            points: standardised
+                .by_year
+                .iter()
+                .filter(|(_, s)| s.charted())
+                .map(|(&y, s)| (y, (s.rate, s.low, s.high)))
+                .collect(),
+        },
+    ];
+    if series[1].points.is_empty() {
+        return Ok(String::new());
+    }
+    year_series(
+        &series,
+        year_bin,
+        (
+            "chart-year-standardised",
+            "Draw rate by year, pooled and standardised for rating",
+            "Line chart: the draw rate by year of every game (dashed grey) and the \
+             same rate standardised to one fixed mix of rating bands (solid blue), \
+             from 0 to {top}, with shaded 95 percent intervals; a bin of years is a \
+             step as wide as its years. The table below gives every number.",
+        ),
+    )
+}
+
+/// One series of a chart by year: its value with a 95% interval in each
+/// year or bin it has one, keyed by the bin's first year.
+pub struct YearSeries {
+    pub label: String,
+    pub color: RGBColor,
+    /// Drawn with a dashed stroke (told apart by style, not colour alone).
+    pub dash: bool,
+    pub points: BTreeMap<i16, (f64, f64, f64)>,
+}
+
+/// Series by year on a numeric axis of years: single years are points
+/// joined by lines, with their intervals shaded; a bin of several years
+/// (`year_bin` maps a year to its bin's first year) is a step as wide as
+/// its years, its interval a shaded box, never joined to its neighbours.
+/// A year without a value breaks the line. `(id, title, desc)` are the
+/// chart's accessible names; `{top}` in `desc` becomes the axis's top.
+pub fn year_series(
+    series: &[YearSeries],
+    year_bin: &dyn Fn(i16) -> i16,
+    (id, title, desc): (&str, &str, &str),
+) -> Result<String> {
+    let starts: Vec<i16> = series
+        .iter()
+        .flat_map(|s| s.points.keys().copied())
+        .collect();
+    let (Some(&first), Some(&last)) = (starts.iter().min(), starts.iter().max()) else {
         return Ok(String::new());
     };
-    // Every year (or bin) from the first to the last, those without data
-    // too: a line breaks at a gap instead of joining across it.
-    let years: Vec<i16> = {
-        let mut all: Vec<i16> = (first..=last).map(year_bin).collect();
-        all.dedup();
-        all
-    };
-    let point = |band: Band, y: i16| rate_point(stats.by_band_year.get(&(band, y)));
-    let top = fit_top(
-        bands
-            .iter()
-            .flat_map(|&b| years.iter().filter_map(move |&y| point(b, y)))
-            .map(|p| p.2)
-            .fold(0.0, f64::max),
-    );
-    // Each bin at its middle year, so that a decade takes ten years' room
-    // on the axis and a single year one.
-    let middle = |start: i16| -> f64 {
-        let end = (start..start.saturating_add(200))
+    // The bin's last year.
+    let end = |start: i16| -> i16 {
+        (start..start.saturating_add(30_000))
             .take_while(|&y| year_bin(y) == start)
             .last()
-            .unwrap_or(start);
-        (f64::from(start) + f64::from(end)) / 2.0
+            .unwrap_or(start)
     };
-    let at: Vec<f64> = years.iter().map(|&y| middle(y)).collect();
+    // Every bin from the first to the last, those without data too: a
+    // line breaks at a gap instead of joining across it.
+    let bins: Vec<(i16, i16)> = {
+        let mut all: Vec<i16> = (first..=end(last)).map(year_bin).collect();
+        all.dedup();
+        all.into_iter().map(|s| (s, end(s))).collect()
+    };
+    let top = fit_top(
+        series
+            .iter()
+            .flat_map(|s| s.points.values().map(|p| p.2))
+            .fold(0.0, f64::max),
+    );
     let mut svg = String::new();
     let mut legend = Vec::new();
     {
-        let width = (160 + 52 * years.len() as u32).clamp(640, 1400) + LEGEND_ROOM;
+        let width = (160 + 52 * bins.len() as u32).clamp(640, 1400) + LEGEND_ROOM;
         let root = SVGBackend::with_string(&mut svg, (width, 440)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        // From the first bin's first year to the last bin's last.
-        let last = at[at.len() - 1];
         let (lo, hi) = (
-            f64::from(years[0]) - 0.5,
-            2.0 * last - f64::from(years[years.len() - 1]) + 0.5,
+            f64::from(bins[0].0) - 0.5,
+            f64::from(bins[bins.len() - 1].1) + 0.5,
         );
         let mut chart = year_chart(&root, lo..hi, top)?;
         chart
@@ -98,58 +183,72 @@ pub fn rate_by_year(
                 BLACK.stroke_width(1),
             )))
             .map_err(err)?;
-        for (i, band) in bands.iter().enumerate() {
-            let color = ordered_color(i, bands.len());
-            // (bin index, position, rate, low, high)
-            let points: Vec<(usize, f64, f64, f64, f64)> = years
-                .iter()
-                .enumerate()
-                .filter_map(|(k, &y)| point(*band, y).map(|(r, lo, hi)| (k, at[k], r, lo, hi)))
-                .collect();
-            if points.is_empty() {
+        for s in series {
+            if s.points.is_empty() {
                 continue;
             }
-            // A bin without enough games breaks the line: no line is drawn
-            // across years the data does not cover.
-            let runs = points.chunk_by(|a, b| b.0 == a.0 + 1);
-            for (k, run) in runs.enumerate() {
+            let color = s.color;
+            let stroke = color.stroke_width(2);
+            // (bin index, year, rate, low, high) of the single years.
+            let mut singles: Vec<(usize, f64, f64, f64, f64)> = Vec::new();
+            for (k, &(start, last)) in bins.iter().enumerate() {
+                let Some(&(r, l, h)) = s.points.get(&start) else {
+                    continue;
+                };
+                if last == start {
+                    singles.push((k, f64::from(start), r, l, h));
+                    continue;
+                }
+                // A bin: a step over its years, its interval a box.
+                let (x0, x1) = (f64::from(start) - 0.5, f64::from(last) + 0.5);
+                chart
+                    .draw_series(std::iter::once(Rectangle::new(
+                        [(x0, l), (x1, h)],
+                        color.mix(0.12).filled(),
+                    )))
+                    .map_err(err)?;
+                if s.dash {
+                    chart.draw_series(DashedLineSeries::new(vec![(x0, r), (x1, r)], 6, 4, stroke))
+                } else {
+                    chart.draw_series(LineSeries::new(vec![(x0, r), (x1, r)], stroke))
+                }
+                .map_err(err)?;
+            }
+            for run in singles.chunk_by(|a, b| b.0 == a.0 + 1) {
                 let mut outline: Vec<(f64, f64)> = run.iter().map(|p| (p.1, p.4)).collect();
                 outline.extend(run.iter().rev().map(|p| (p.1, p.3)));
                 chart
                     .draw_series(std::iter::once(Polygon::new(outline, color.mix(0.12))))
                     .map_err(err)?;
-                chart
-                    .draw_series(LineSeries::new(
-                        run.iter().map(|p| (p.1, p.2)),
-                        color.stroke_width(2),
-                    ))
-                    .map_err(err)?;
-                if k == 0 {
-                    legend.push((short_label(scheme, *band), color, Sample::Solid));
+                let line: Vec<(f64, f64)> = run.iter().map(|p| (p.1, p.2)).collect();
+                if s.dash {
+                    chart.draw_series(DashedLineSeries::new(line, 6, 4, stroke))
+                } else {
+                    chart.draw_series(LineSeries::new(line, stroke))
                 }
-            }
-            chart
-                .draw_series(
-                    points
-                        .iter()
-                        .map(|p| Circle::new((p.1, p.2), 3, color.filled())),
-                )
                 .map_err(err)?;
+                chart
+                    .draw_series(
+                        run.iter()
+                            .map(|p| Circle::new((p.1, p.2), 3, color.filled())),
+                    )
+                    .map_err(err)?;
+            }
+            let sample = if s.dash {
+                Sample::Dashed
+            } else {
+                Sample::Solid
+            };
+            legend.push((s.label.clone(), color, sample));
         }
         legend_outside(&root, (width - LEGEND_ROOM) as i32, &legend)?;
         root.present().map_err(err)?;
     }
     Ok(accessible(
         svg,
-        "chart-year",
-        "Draw rate by year and rating band",
-        &format!(
-            "Line chart: one line per rating band (ordered colours, low to high), \
-             draw rate on the vertical axis from 0 to {}, years on the \
-             horizontal axis; shaded areas are 95 percent Wilson intervals. The \
-             band by year table below gives every number and n.",
-            percent(&top)
-        ),
+        id,
+        title,
+        &desc.replace("{top}", &percent(&top)),
     ))
 }
 

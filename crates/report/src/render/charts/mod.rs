@@ -7,7 +7,7 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use super::palette::{CATEGORY_COLORS, draw_type_color, ordered_color};
-use crate::analysis::draws::{DrawStats, MIN_CELL_GAMES};
+use crate::analysis::draws::{DrawStats, MIN_CELL_GAMES, Standardised};
 use crate::analysis::games::FormatCounts;
 use crate::study::{Band, BandScheme, Proportion};
 use remis_table::schema::DrawType;
@@ -421,9 +421,10 @@ mod tests {
     }
 
     #[test]
-    fn year_bins_are_spaced_by_their_width() {
+    fn year_bins_are_steps_as_wide_as_their_years() {
         // Decades before 2000, single years after: the 1970s and the 1980s
-        // lie ten times as far apart as 2010 and 2011.
+        // are steps ten times as wide as the room between 2010 and 2011,
+        // and no line joins a decade to a single year.
         let bin = |y: i16| if y < 2000 { y - y.rem_euclid(10) } else { y };
         let rows: Vec<CubeRow> = [1970, 1980, 2010, 2011]
             .into_iter()
@@ -431,7 +432,7 @@ mod tests {
             .collect();
         let stats = DrawStats::from_cube(&rows);
         let svg = rate_by_year(&stats, &BandScheme::width(100), 6, &bin).unwrap();
-        let mut xs: Vec<f64> = svg
+        let circles: Vec<f64> = svg
             .split("<circle")
             .skip(1)
             .map(|c| {
@@ -439,11 +440,41 @@ mod tests {
                 cx[..cx.find('"').unwrap()].parse().unwrap()
             })
             .collect();
-        xs.sort_by(f64::total_cmp);
-        xs.dedup();
-        assert_eq!(xs.len(), 4, "{xs:?}");
-        let ratio = (xs[1] - xs[0]) / (xs[3] - xs[2]);
-        assert!((ratio - 10.0).abs() < 1.0, "{xs:?}: ratio {ratio}");
+        // Points for the single years only.
+        assert_eq!(circles.len(), 2, "{circles:?}");
+        let year = (circles[1] - circles[0]).abs();
+        // The band's lines (stroke width 2): the two steps, and the line
+        // from 2010 to 2011; none spans a decade and a single year.
+        let lines: Vec<Vec<(f64, f64)>> = svg
+            .split("<polyline")
+            .skip(1)
+            .filter(|p| p.contains("stroke-width=\"2\""))
+            .map(|p| {
+                let list = p
+                    .split("points=\"")
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
+                    .next()
+                    .unwrap();
+                list.split_whitespace()
+                    .map(|xy| {
+                        let (x, y) = xy.split_once(',').unwrap();
+                        (x.parse().unwrap(), y.parse().unwrap())
+                    })
+                    .collect()
+            })
+            .collect();
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        let steps: Vec<&Vec<(f64, f64)>> = lines
+            .iter()
+            .filter(|l| l.len() == 2 && l[0].1 == l[1].1 && (l[1].0 - l[0].0) > 2.0 * year)
+            .collect();
+        assert_eq!(steps.len(), 2, "{lines:?}");
+        for step in steps {
+            let ratio = (step[1].0 - step[0].0) / year;
+            assert!((ratio - 10.0).abs() < 0.5, "{step:?}: {ratio} years wide");
+        }
     }
 
     #[test]
