@@ -622,3 +622,188 @@ fn rating_gap_openings_time_classes_and_clocks() {
         assert_eq!(got("won on time", k), flags[k], "flag bin {k}");
     }
 }
+
+/// Issue 47: the page says whose games each section counts, and counts
+/// them. On the sample (lichess games of several speeds, so the lead
+/// population is one format of several): every section that counts games
+/// says whose under its heading; the lead sections' totals are the lead
+/// population's, the same number in the headline, in "How to cite", in
+/// the outcomes table's "all" row and in `stats` (every view names its
+/// population in JSON and CSV), and that number is what polars counts in
+/// the table for the lead format.
+#[test]
+fn every_section_counts_the_population_it_names() {
+    let dir = scratch("populations");
+    let out = dir.join("sample");
+    succeeded(
+        remis()
+            .arg("classify")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("data"))
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap(),
+    );
+    let page_path = dir.join("report.html");
+    succeeded(
+        remis()
+            .arg("report")
+            .arg(&out)
+            .arg("--out")
+            .arg(&page_path)
+            .output()
+            .unwrap(),
+    );
+    let page = std::fs::read_to_string(&page_path).unwrap();
+    let number = |text: &str| -> u64 {
+        text.chars()
+            .filter(char::is_ascii_digit)
+            .collect::<String>()
+            .parse()
+            .unwrap_or_else(|_| panic!("no number in {text:?}"))
+    };
+    let attribute = |text: &str, name: &str| -> Option<String> {
+        let at = text.find(&format!("{name}=\""))? + name.len() + 2;
+        Some(text[at..at + text[at..].find('"')?].to_string())
+    };
+
+    // The lead format and its games, as the table holds them.
+    let drawn = default_stats(&out.join("games.parquet"), "draws");
+    let rows = drawn.as_array().unwrap();
+    let all = rows
+        .iter()
+        .find(|r| r["band"] == "all" && r["year"] == "all")
+        .expect("an all/all row");
+    let lead_games = all["games"].as_u64().unwrap();
+    let statement = all["population"]
+        .as_str()
+        .expect("draws JSON names its population");
+    assert!(statement.starts_with("online "), "{statement}");
+    let speed = statement["online ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    let table = common::read_table(&out.join("games.parquet"));
+    let counted = table
+        .lazy()
+        .filter(
+            col("play")
+                .eq(lit("online"))
+                .and(col("speed").eq(lit(speed.as_str())))
+                .and(col("ending").neq(lit("invalid")))
+                .and(col("ending").neq(lit("unfinished")))
+                .and(col("ending").neq(lit("unsupported_variant")))
+                .and(
+                    col("variant")
+                        .is_null()
+                        .or(col("variant").eq(lit("standard"))),
+                ),
+        )
+        .collect()
+        .unwrap()
+        .height() as u64;
+    let used = rows
+        .iter()
+        .filter(|r| r["year"] == "all" && r["band"] != "all")
+        .map(|r| r["games"].as_u64().unwrap())
+        .sum::<u64>();
+    assert_eq!(used, lead_games, "the bands add up to the all row");
+    assert!(
+        counted >= lead_games && lead_games > 0,
+        "polars {counted}, remis {lead_games}"
+    );
+
+    // Every section that counts games says whose, once, under its heading.
+    let mut whose_seen = 0;
+    for part in page.split("<section id=\"").skip(1) {
+        let id = &part[..part.find('"').unwrap()];
+        let body = &part[..part.find("</section>").unwrap_or(part.len())];
+        let lines = body.matches("<p class=\"population\"").count();
+        let expected = remis_report::render::html::whose(id);
+        assert_eq!(
+            lines,
+            usize::from(expected.is_some()),
+            "section {id}: {lines} population lines"
+        );
+        let Some(expected) = expected else { continue };
+        whose_seen += 1;
+        let line = &body[body.find("<p class=\"population\"").unwrap()..];
+        let games: u64 = attribute(line, "data-games").unwrap().parse().unwrap();
+        let who = attribute(line, "data-whose").unwrap();
+        match expected {
+            remis_report::render::html::Whose::Lead => {
+                assert_eq!(who, "lead", "{id}");
+                assert_eq!(games, lead_games, "{id}");
+            }
+            _ => assert_ne!(
+                games, lead_games,
+                "{id}: the sample's lead is not every game"
+            ),
+        }
+        // A lead table's "all" row counts the lead population.
+        if id == "outcomes" {
+            let row = &body[body
+                .find("<td class=\"l\">All</td>")
+                .expect("outcomes' All row")..];
+            let cell = &row[row.find("<td>").unwrap() + 4..];
+            let cell = &cell[..cell.find("</td>").unwrap()];
+            assert_eq!(number(cell), lead_games, "outcomes' all row: {cell}");
+        }
+    }
+    assert!(whose_seen >= 15, "{whose_seen} sections say whose");
+
+    // The headline, How to cite and every stats view agree.
+    let headline = &page[page.find("Games counted<b>").unwrap() + 16..];
+    assert_eq!(
+        number(&headline[..headline.find("</b>").unwrap()]),
+        lead_games
+    );
+    let cite = &page[page.find("Draw report of ").unwrap() + 15..];
+    assert_eq!(
+        number(&cite[..cite.find(" games").unwrap()]),
+        lead_games,
+        "How to cite"
+    );
+    for view in [
+        "outcomes",
+        "gap",
+        "openings",
+        "time-classes",
+        "players",
+        "clocks",
+    ] {
+        let json = default_stats(&out.join("games.parquet"), view);
+        for row in json.as_array().unwrap() {
+            assert!(row["population"].is_string(), "{view}: {row}");
+        }
+    }
+    let outcomes = default_stats(&out.join("games.parquet"), "outcomes");
+    let all = outcomes
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["band"] == "all" && r["year"] == "all")
+        .unwrap();
+    assert_eq!(
+        all["games"].as_u64().unwrap(),
+        lead_games,
+        "stats --view outcomes"
+    );
+}
+
+/// `remis stats TABLE --view VIEW --format json` with the default flags.
+fn default_stats(table: &Path, view: &str) -> serde_json::Value {
+    let output = remis()
+        .args([
+            "stats",
+            table.to_str().unwrap(),
+            "--view",
+            view,
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    serde_json::from_slice(&succeeded(output).stdout).unwrap()
+}

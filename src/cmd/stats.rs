@@ -64,7 +64,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let view = if args.audit { View::Audit } else { args.view };
     let loaded = super::filters::load(&args.tables.tables, &settings, &args.source)?;
     let summary = &loaded.summary;
-    let aggregate = Aggregate::of(&loaded, filters.mix_formats);
+    let aggregate = Aggregate::of(&loaded, filters);
+    let lead = &aggregate.lead;
     if aggregate.stats.games == 0 {
         remis_core::say!(
             "remis: no games matched ({})",
@@ -72,20 +73,40 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
     }
     let scheme = &filters.bands;
-    let table = match view {
+    // Whose games each view counts: the lead population's (as the report's
+    // band tables), every game used compared by format, or every game used
+    // where the counts are not kept apart by format.
+    let lead_statement = aggregate.population.statement();
+    let everyone = if aggregate.lead_is_all {
+        lead_statement.clone()
+    } else {
+        format!(
+            "every game used, of every format: {}",
+            aggregate.everyone.statement()
+        )
+    };
+    let population = match view {
+        View::TimeClasses => format!("formats compared: {}", aggregate.everyone.statement()),
+        View::Players | View::Clocks | View::Audit => everyone,
+        View::Draws | View::Outcomes | View::Gap | View::Openings => lead_statement,
+    };
+    let mut table = match view {
         View::Audit => {
             let mut out = remis_core::excerpt::TerminalSafe(std::io::stdout().lock());
             views::write_audit(&mut out, &summary.audit, args.format)?;
             return Ok(ExitCode::SUCCESS);
         }
         View::Draws => views::draws_table(&aggregate.stats, scheme, args.by_band),
-        View::Outcomes => {
-            views::outcomes_table(&outcomes::outcomes(&summary.outcomes), scheme, args.by_band)
-        }
-        View::Gap => views::gap_table(&summary.rating_gap, scheme),
-        View::Openings => {
-            views::openings_table(&games::openings(&summary.openings, analysis::TOP_OPENINGS))
-        }
+        View::Outcomes => views::outcomes_table(
+            &outcomes::outcomes(&summary.outcomes.of(lead).0),
+            scheme,
+            args.by_band,
+        ),
+        View::Gap => views::gap_table(&summary.rating_gap.of(lead), scheme),
+        View::Openings => views::openings_table(&games::openings(
+            &summary.openings.of(lead),
+            analysis::TOP_OPENINGS,
+        )),
         View::TimeClasses => views::time_classes_table(&summary.time_classes, scheme),
         View::Players => views::players_table(&remis_report::analysis::players::concentration(
             &summary.players,
@@ -94,6 +115,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         )),
         View::Clocks => views::clocks_table(&summary.clocks),
     };
+    table.population = Some(population);
     let mut out = remis_core::excerpt::TerminalSafe(std::io::stdout().lock());
     table.write(&mut out, args.format)?;
     if view == View::Draws && args.format == Format::Table {

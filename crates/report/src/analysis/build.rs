@@ -266,10 +266,7 @@ impl<'a> SummaryBuilder<'a> {
             cube: table::cube_from(first.get(cube))?,
             outcomes: outcomes::counts_from(first.get(outcomes))?,
             rating_gap: games::rating_gap_from(first.get(gap))?,
-            openings: games::OpeningCounts {
-                eco: games::opening_from(first.get(eco), Column::Eco)?,
-                name: games::opening_from(first.get(opening), Column::Opening)?,
-            },
+            openings: games::openings_from(first.get(eco), first.get(opening))?,
             time_classes: games::time_classes_from(first.get(time_classes))?,
             clocks: games::clocks_from(first.get(clocks))?,
             format: games::format_from(first.get(play), first.get(draw_types), first.get(lengths))?,

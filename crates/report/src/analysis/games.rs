@@ -9,6 +9,7 @@ use anyhow::Result;
 use polars::prelude::*;
 
 use super::merge::{Merge, pairs};
+use super::population::{ByFormat, by_format, format_keys};
 use super::table::{
     BAND, BAND_IMPLAUSIBLE, EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, Play, band_of_row,
 };
@@ -143,11 +144,25 @@ pub fn rating_gap_query(used: LazyFrame, scheme: &BandScheme) -> LazyFrame {
         bin_expr(mean, &edges).alias("mean_band"),
         bin_expr(gap, &gap_edges).alias("gap_bin"),
     ])
-    .group_by([col("mean_band"), col("gap_bin"), Column::Ratings.col()])
+    .group_by({
+        let [play, speed] = format_keys();
+        [
+            col("mean_band"),
+            col("gap_bin"),
+            Column::Ratings.col(),
+            play,
+            speed,
+        ]
+    })
     .agg(games_and_draws())
 }
 
-pub fn rating_gap_from(df: &DataFrame) -> Result<RatingGap> {
+/// The counts of [`rating_gap_query`], kept apart by format.
+pub fn rating_gap_from(df: &DataFrame) -> Result<ByFormat<RatingGap>> {
+    by_format(df, gap_cells_from)
+}
+
+fn gap_cells_from(df: &DataFrame) -> Result<RatingGap> {
     let band = df.column("mean_band")?.i32()?;
     let bin = df.column("gap_bin")?.i32()?;
     let ratings = df.column(Column::Ratings.name())?.str()?;
@@ -212,8 +227,26 @@ pub fn opening_query(used: LazyFrame, key: Column) -> LazyFrame {
             .and(key.col().neq(lit("")))
             .and(key.col().neq(lit("?"))),
     )
-    .group_by([key.col(), Column::DrawType.col()])
+    .group_by({
+        let [play, speed] = format_keys();
+        [key.col(), Column::DrawType.col(), play, speed]
+    })
     .agg(games_and_draws())
+}
+
+/// The counts of the two [`opening_query`]s (ECO, then name), kept apart
+/// by format.
+pub fn openings_from(eco: &DataFrame, name: &DataFrame) -> Result<ByFormat<OpeningCounts>> {
+    let eco = by_format(eco, |part| opening_from(part, Column::Eco))?;
+    let name = by_format(name, |part| opening_from(part, Column::Opening))?;
+    let mut out: ByFormat<OpeningCounts> = ByFormat::default();
+    for (key, eco) in eco.parts {
+        out.parts.entry(key).or_default().eco = eco;
+    }
+    for (key, name) in name.parts {
+        out.parts.entry(key).or_default().name = name;
+    }
+    Ok(out)
 }
 
 pub fn opening_from(

@@ -15,6 +15,7 @@ pub mod games;
 pub mod merge;
 pub mod outcomes;
 pub mod players;
+pub mod population;
 pub mod rule_study;
 pub mod scoring;
 pub mod standings;
@@ -181,6 +182,11 @@ pub struct Aggregate {
     pub lead: table::LeadFormat,
     /// Whether `stats` holds every game used (one format, or mixed).
     pub lead_is_all: bool,
+    /// Whose games the lead figures count, and how many.
+    pub population: population::Population,
+    /// Every game used, of every format: whom the sections that do not
+    /// keep formats apart count.
+    pub everyone: population::Population,
     pub coverage: Vec<(String, u64)>,
     /// Rows of generated games (`remis generate`), which are not real.
     pub synthetic: u64,
@@ -188,18 +194,40 @@ pub struct Aggregate {
 
 impl Aggregate {
     /// The figures of the loaded tables; the lead ones of one format
-    /// unless `mix_formats`.
-    pub fn of(loaded: &Loaded, mix_formats: bool) -> Aggregate {
+    /// unless the filters mix formats.
+    pub fn of(loaded: &Loaded, filters: &table::Filters) -> Aggregate {
         let summary = &loaded.summary;
-        let lead = table::LeadFormat::of(&summary.cube, mix_formats);
+        let lead = table::LeadFormat::of(&summary.cube, filters.mix_formats);
+        let stats = DrawStats::from_cube(&table::cube_rows(&summary.cube, &lead));
+        let all = DrawStats::from_cube(&table::cube_rows(
+            &summary.cube,
+            &table::LeadFormat::default(),
+        ));
+        let lead_is_all = lead.is_all(&summary.cube);
+        let shared = filters.describe();
+        let population = population::Population {
+            format: if lead_is_all {
+                table::LeadFormat::default()
+            } else {
+                lead.clone()
+            },
+            games: stats.games,
+            used: all.games,
+            filters: shared.clone(),
+        };
+        let everyone = population::Population {
+            format: table::LeadFormat::default(),
+            games: all.games,
+            used: all.games,
+            filters: shared,
+        };
         Aggregate {
             tables: loaded.tables.clone(),
-            stats: DrawStats::from_cube(&table::cube_rows(&summary.cube, &lead)),
-            all: DrawStats::from_cube(&table::cube_rows(
-                &summary.cube,
-                &table::LeadFormat::default(),
-            )),
-            lead_is_all: lead.is_all(&summary.cube),
+            stats,
+            all,
+            lead_is_all,
+            population,
+            everyone,
             lead,
             coverage: table::coverage_list(&summary.coverage),
             synthetic: summary.synthetic,
@@ -249,13 +277,17 @@ pub fn report(loaded: &Loaded, config: &Config, with_rule_study: bool) -> Report
             )
         })
         .filter(|study| !study.is_empty());
-    let aggregate = Aggregate::of(loaded, config.filters.mix_formats);
+    let aggregate = Aggregate::of(loaded, config.filters);
+    let lead = aggregate.lead.clone();
+    let lead = &lead;
     let players = players::concentration(&summary.players, aggregate.all.overall(), TOP_PLAYERS);
     Report {
         aggregate,
-        outcomes: outcomes::outcomes(&summary.outcomes),
-        rating_gap: summary.rating_gap.clone(),
-        openings: games::openings(&summary.openings, TOP_OPENINGS),
+        // Of the lead population, as the band tables: the page's numbers
+        // are of one population unless a section says otherwise.
+        outcomes: outcomes::outcomes(&summary.outcomes.of(lead).0),
+        rating_gap: summary.rating_gap.of(lead),
+        openings: games::openings(&summary.openings.of(lead), TOP_OPENINGS),
         time_classes: summary.time_classes.clone(),
         clocks: summary.clocks.clone(),
         format: summary.format.clone(),

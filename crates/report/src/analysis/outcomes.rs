@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use anyhow::Result;
 use polars::prelude::*;
 
-use super::merge::Merge;
+use super::merge::{Merge, pairs};
+use super::population::{ByFormat, by_format, format_keys};
 use super::table::{BAND, band_of_row};
 use crate::study::{Band, Proportion};
 use remis_table::schema::Column;
@@ -167,17 +168,35 @@ pub fn counts_query(used: LazyFrame) -> LazyFrame {
     let difference = when(difference.clone().gt(lit(400i32)))
         .then(lit(400i32))
         .otherwise(difference);
+    let [play, speed] = format_keys();
     used.group_by([
         col(BAND),
         Column::Year.col(),
         Column::Result.col(),
         white_higher.alias("white_higher"),
         difference.alias("difference"),
+        play,
+        speed,
     ])
     .agg([len().cast(DataType::UInt64).alias("games")])
 }
 
-pub fn counts_from(df: &DataFrame) -> Result<BTreeMap<(Band, Option<i16>), OutcomeCounts>> {
+/// Results from White's side by band and year, of one format's games.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct OutcomeCells(#[serde(with = "pairs")] pub BTreeMap<(Band, Option<i16>), OutcomeCounts>);
+
+impl Merge for OutcomeCells {
+    fn absorb(&mut self, other: OutcomeCells) {
+        self.0.absorb(other.0);
+    }
+}
+
+/// The counts of [`counts_query`], kept apart by format.
+pub fn counts_from(df: &DataFrame) -> Result<ByFormat<OutcomeCells>> {
+    by_format(df, |part| cells_from(part).map(OutcomeCells))
+}
+
+fn cells_from(df: &DataFrame) -> Result<BTreeMap<(Band, Option<i16>), OutcomeCounts>> {
     let band = df.column(BAND)?.i32()?;
     let year = df.column(Column::Year.name())?.i16()?;
     let result = df.column(Column::Result.name())?.str()?;

@@ -25,13 +25,14 @@ use super::audit::Audit;
 use super::format_audit::FormatAudit;
 use super::games::{Clocks, FormatCounts, OpeningCounts, RatingGap, TimeClasses};
 use super::merge::{Merge, pairs};
-use super::outcomes::OutcomeCounts;
+use super::outcomes::OutcomeCells;
 use super::players::PlayerCounts;
+use super::population::ByFormat;
 use super::rule_study::RuleStudyCounts;
 use super::scoring::ScoringCounts;
 use super::table::{CubeKey, Filters};
+use crate::study::EventPatterns;
 use crate::study::events::EventCatalogue;
-use crate::study::{Band, EventPatterns};
 
 /// The counts behind every analysis, for one table or merged over many.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -47,11 +48,12 @@ pub struct Summary {
     /// the length of drawn games.
     #[serde(with = "pairs")]
     pub cube: BTreeMap<CubeKey, u64>,
-    /// Results from White's side by band and year.
-    #[serde(with = "pairs")]
-    pub outcomes: BTreeMap<(Band, Option<i16>), OutcomeCounts>,
-    pub rating_gap: RatingGap,
-    pub openings: OpeningCounts,
+    /// Results from White's side by band and year, by format.
+    pub outcomes: ByFormat<OutcomeCells>,
+    /// Draws by mean rating and gap, by format.
+    pub rating_gap: ByFormat<RatingGap>,
+    /// Draws by opening, by format.
+    pub openings: ByFormat<OpeningCounts>,
     pub time_classes: TimeClasses,
     pub clocks: Clocks,
     pub format: FormatCounts,
@@ -150,7 +152,7 @@ impl Config<'_> {
 }
 
 /// Bumped whenever the counts a summary holds change meaning.
-pub const FORMAT_VERSION: u32 = 8;
+pub const FORMAT_VERSION: u32 = 9;
 const FORMAT_NAME: &str = "remis-summary";
 
 /// The table a summary was made from, by its content: its size, its row

@@ -144,7 +144,86 @@ pub fn render(
     sections::cite_section(&mut h, info, stats);
     sections::provenance_section(&mut h, info);
     sections::footer(&mut h, info);
-    Ok(with_contents(h))
+    Ok(with_contents(with_populations(h, &report.aggregate)))
+}
+
+/// Whose games a section of the page counts.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum Whose {
+    /// The lead population (the headline's).
+    Lead,
+    /// Every game used, of every format: the section's counts are not
+    /// kept apart by format.
+    Everyone,
+    /// Every game used, compared by format.
+    Compared,
+}
+
+/// The population of each section of the page, by its id; `None` for the
+/// parts that are about the page, not about games (and the rule study,
+/// whose estimates state their own editions and controls).
+pub fn whose(section: &str) -> Option<Whose> {
+    match section {
+        "by-year" | "by-band" | "draw-types" | "length" | "table" | "outcomes" | "rating-gap"
+        | "openings" | "standardised" => Some(Whose::Lead),
+        "clocks" | "scoring" | "audit" | "explanations" | "players" => Some(Whose::Everyone),
+        "time-classes" | "play" | "format-audit" | "coverage" => Some(Whose::Compared),
+        _ => None,
+    }
+}
+
+/// Writes under each section's heading whose games it counts, from one
+/// place ([`whose`]), so that no section can leave it unsaid.
+fn with_populations(page: String, aggregate: &crate::analysis::Aggregate) -> String {
+    // The filters every section shares are in the headline's statement.
+    let lead = escape(&aggregate.population.label());
+    let lead_games = aggregate.population.games;
+    let used = aggregate.everyone.games;
+    let line = |whose: Whose| match whose {
+        Whose::Lead => format!(
+            "<p class=\"population\" data-whose=\"lead\" data-games=\"{lead_games}\"><strong>Counts:</strong> {lead}.</p>"
+        ),
+        Whose::Everyone if aggregate.lead_is_all => format!(
+            "<p class=\"population\" data-whose=\"lead\" data-games=\"{lead_games}\"><strong>Counts:</strong> {lead}.</p>"
+        ),
+        Whose::Everyone => format!(
+            "<p class=\"population\" data-whose=\"everyone\" data-games=\"{used}\"><strong>Counts every game used</strong>, \
+             of every kind of play and time class: {} games, not only the {} {} of the lead figures (these counts \
+             are not kept apart by format).</p>",
+            thousands(used),
+            thousands(lead_games),
+            escape(&aggregate.lead.label())
+        ),
+        Whose::Compared => format!(
+            "<p class=\"population\" data-whose=\"compared\" data-games=\"{used}\"><strong>Compares formats:</strong> \
+             all {} games used, by kind of play and time class.</p>",
+            thousands(used)
+        ),
+    };
+    let mut out = String::with_capacity(page.len() + 4096);
+    let mut rest = page.as_str();
+    while let Some(at) = rest.find("<section id=\"") {
+        let start = at + 13;
+        let Some(end) = rest[start..].find('"') else {
+            break;
+        };
+        let id = &rest[start..start + end];
+        let heading_end = rest[at..].find("</h2>").map(|i| at + i + 5);
+        match (whose(id), heading_end) {
+            (Some(who), Some(heading_end)) => {
+                out.push_str(&rest[..heading_end]);
+                out.push('\n');
+                out.push_str(&line(who));
+                rest = &rest[heading_end..];
+            }
+            _ => {
+                out.push_str(&rest[..start]);
+                rest = &rest[start..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Replaces the contents placeholder with a list of the page's sections.

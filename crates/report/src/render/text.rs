@@ -54,6 +54,10 @@ impl Cell {
 pub struct Table {
     pub columns: Vec<&'static str>,
     pub rows: Vec<Vec<Cell>>,
+    /// Whose games the rows count (`analysis::population`): a line after
+    /// the aligned table, a `population` column in CSV, a `population`
+    /// field of every JSON object.
+    pub population: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, Eq, PartialEq, clap::ValueEnum)]
@@ -81,6 +85,7 @@ impl Table {
         Table {
             columns,
             rows: Vec::new(),
+            population: None,
         }
     }
 
@@ -133,11 +138,23 @@ impl Table {
                 for row in &cells {
                     line(out, row)?;
                 }
+                if let Some(population) = &self.population {
+                    writeln!(out, "(counts {})", shown(population))?;
+                }
             }
             Format::Csv => {
-                writeln!(out, "{}", self.columns.join(","))?;
+                let population = self
+                    .population
+                    .as_ref()
+                    .map(|p| Cell::Text(p.clone()).csv());
+                let mut header = self.columns.join(",");
+                if population.is_some() {
+                    header.push_str(",population");
+                }
+                writeln!(out, "{header}")?;
                 for row in &self.rows {
-                    let cells: Vec<String> = row.iter().map(Cell::csv).collect();
+                    let mut cells: Vec<String> = row.iter().map(Cell::csv).collect();
+                    cells.extend(population.clone());
                     writeln!(out, "{}", cells.join(","))?;
                 }
             }
@@ -151,6 +168,9 @@ impl Table {
                                 .iter()
                                 .zip(row)
                                 .map(|(c, v)| (c.to_string(), v.json()))
+                                .chain(self.population.as_ref().map(|p| {
+                                    ("population".to_string(), serde_json::Value::from(p.clone()))
+                                }))
                                 .collect(),
                         )
                     })

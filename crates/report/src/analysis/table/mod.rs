@@ -554,8 +554,12 @@ impl LeadFormat {
     }
 
     pub fn holds(&self, key: &CubeKey) -> bool {
-        self.play.is_none_or(|p| p == key.play)
-            && self.speed.as_ref().is_none_or(|s| *s == key.speed)
+        self.holds_format(key.play, &key.speed)
+    }
+
+    /// Whether games of this kind of play and speed are of this format.
+    pub fn holds_format(&self, play: Play, speed: &str) -> bool {
+        self.play.is_none_or(|p| p == play) && self.speed.as_deref().is_none_or(|s| s == speed)
     }
 
     /// "over-the-board classical games", "online blitz games", "games of

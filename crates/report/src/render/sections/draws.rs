@@ -230,28 +230,39 @@ pub(super) fn heat_cell(h: &mut String, p: &Proportion) {
     );
 }
 
-/// The headline: games used, decisive, drawn, the draw rate, the filters.
+/// The headline: the lead population's games, decisive, drawn, the draw
+/// rate (the figures "How to cite" quotes), whose games they are, the
+/// filters.
 pub fn headline(h: &mut String, info: &PageInfo<'_>, report: &crate::analysis::Report) {
-    let stats = &report.aggregate.all;
+    let aggregate = &report.aggregate;
+    let stats = &aggregate.stats;
     let overall = stats.overall();
     let decisive = stats.games - stats.draws;
+    // The interval clustered by player is of every game used (players are
+    // counted over all formats): shown here only when that is the lead.
+    let clustered = match report.players.by_player {
+        Some((lo, hi)) if aggregate.lead_is_all => {
+            format!("<br>clustered by player {}", range_percent(lo, hi))
+        }
+        _ => String::new(),
+    };
     let _ = write!(
         h,
         "<section id=\"headline\">\n<h2>Headline</h2>\n<div class=\"headline\">\
-         <div>Games used<b>{}</b></div><div>Decisive<b>{}</b></div><div>Drawn<b>{}</b></div>\
-         <div>Draw rate<b>{}</b>95% interval {}{}</div></div>\n",
+         <div>Games counted<b>{}</b></div><div>Decisive<b>{}</b></div><div>Drawn<b>{}</b></div>\
+         <div>Draw rate<b>{}</b>95% interval {}{clustered}</div></div>\n",
         thousands(stats.games),
         thousands(decisive),
         thousands(stats.draws),
         pct(overall.rate()),
         interval(&overall),
-        report
-            .players
-            .by_player
-            .map_or(String::new(), |(lo, hi)| format!(
-                "<br>clustered by player {}",
-                range_percent(lo, hi)
-            ))
+    );
+    let _ = writeln!(
+        h,
+        "<p id=\"population\"><strong>Whose games:</strong> {}. Every figure on this page counts these \
+         games unless the line under a section's heading says otherwise (a section that compares kinds of \
+         play or time classes, or counts every game used, says so there).</p>",
+        escape(&aggregate.population.statement())
     );
     let _ = write!(h, "<p><strong>Filters:</strong> ");
     let mut filters: Vec<String> = info.filters.to_vec();
@@ -259,17 +270,20 @@ pub fn headline(h: &mut String, info: &PageInfo<'_>, report: &crate::analysis::R
     h.push_str(&escape(&filters.join("; ")));
     h.push_str(". Intervals are 95% Wilson score intervals (games taken as independent; see Methods); the draw rate's second interval is clustered by player (see Players). Games that were invalid, unfinished or of an unsupported variant are not counted in any rate (see Coverage).</p>\n");
     play_headline(h, &report.format);
-    let aggregate = &report.aggregate;
     if !aggregate.lead_is_all {
+        let all = &aggregate.all;
         let _ = writeln!(
             h,
-            "<p id=\"lead-format\"><strong>The charts and tables below are of {} only:</strong> {} of the {} \
-             games used ({}), so that no figure mixes kinds of play or time classes. The table above and \
-             “Online and over the board” give every format; <code>--play all</code> mixes them in the charts.</p>",
+            "<p id=\"lead-format\"><strong>The figures are of {} only:</strong> {} of the {} \
+             games used ({}), so that no figure mixes kinds of play or time classes. Of every game used: \
+             {} drawn ({}); the table above and “Online and over the board” compare the formats; \
+             <code>--play all</code> mixes them everywhere.</p>",
             escape(&aggregate.lead.label()),
-            thousands(aggregate.stats.games),
             thousands(stats.games),
-            pct((stats.games > 0).then(|| aggregate.stats.games as f64 / stats.games as f64))
+            thousands(all.games),
+            pct((all.games > 0).then(|| stats.games as f64 / all.games as f64)),
+            thousands(all.draws),
+            pct(all.overall().rate()),
         );
     }
     h.push_str("</section>\n");
