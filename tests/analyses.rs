@@ -807,3 +807,125 @@ fn default_stats(table: &Path, view: &str) -> serde_json::Value {
         .unwrap();
     serde_json::from_slice(&succeeded(output).stdout).unwrap()
 }
+
+/// The charts of a page (`<figure>`s holding a chart's `<svg>`) that have
+/// no numbers beside them: in each section, every chart needs a CSV
+/// download of its own, or a link to the part of the page that holds its
+/// numbers with one. Returns "section: n charts, m tables" for each
+/// section short of tables.
+fn charts_without_numbers(page: &str) -> Vec<String> {
+    let sections: Vec<(&str, &str)> = page
+        .split("<section id=\"")
+        .skip(1)
+        .map(|s| {
+            let id = &s[..s.find('"').unwrap()];
+            let body = &s[..s.find("</section>").unwrap_or(s.len())];
+            (id, body)
+        })
+        .collect();
+    let csv = "<p class=\"csv\"><a download=";
+    // Where every part of the page with a CSV is: its section and any id
+    // inside it.
+    let with_csv: Vec<&str> = sections
+        .iter()
+        .filter(|(_, body)| body.contains(csv))
+        .map(|(id, _)| *id)
+        .collect();
+    let mut short = Vec::new();
+    for (id, body) in &sections {
+        let charts = body
+            .split("<figure")
+            .skip(1)
+            .filter(|f| {
+                let f = &f[..f.find("</figure>").unwrap()];
+                f.contains("<svg role=\"img\"")
+            })
+            .count();
+        let links = body
+            .split("<a href=\"#")
+            .skip(1)
+            .filter(|l| with_csv.contains(&&l[..l.find('"').unwrap()]))
+            .count();
+        let tables = body.matches(csv).count() + links;
+        if charts > tables {
+            short.push(format!("{id}: {charts} charts, {tables} tables"));
+        }
+    }
+    short
+}
+
+#[test]
+fn every_chart_has_its_table_and_csv() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = scratch("chart-tables");
+    let mut ids = std::collections::BTreeSet::new();
+    for (name, source, extra) in [
+        // Lichess games: time classes, online play, every game's length.
+        ("sample", root.join("data/lichess-sample.pgn.zst"), vec![]),
+        // Generated games over three decades, with the rule study's events,
+        // and decades as bins.
+        (
+            "synthetic",
+            root.join("tests/data/synthetic-3000.pgn.zst"),
+            vec![
+                "--events".to_string(),
+                root.join("tests/data/events-synthetic.toml")
+                    .to_string_lossy()
+                    .into_owned(),
+                "--year-bins".into(),
+                "10:2010".into(),
+            ],
+        ),
+    ] {
+        let out = dir.join(name);
+        succeeded(
+            remis()
+                .arg("classify")
+                .arg(&source)
+                .arg("--out")
+                .arg(&out)
+                .output()
+                .unwrap(),
+        );
+        let page_path = out.join("report.html");
+        succeeded(
+            remis()
+                .arg("report")
+                .arg(&out)
+                .arg("--out")
+                .arg(&page_path)
+                .args(&extra)
+                .output()
+                .unwrap(),
+        );
+        let page = std::fs::read_to_string(&page_path).unwrap();
+        let short = charts_without_numbers(&page);
+        assert!(
+            short.is_empty(),
+            "{name}: charts without a table: {short:?}"
+        );
+        for chart in page.split("aria-labelledby=\"").skip(1) {
+            ids.insert(chart[..chart.find("-title").unwrap()].to_string());
+        }
+    }
+    // Every chart of the page was seen, so that the check is not empty.
+    for id in [
+        "chart-year",
+        "chart-year-standardised",
+        "chart-band",
+        "chart-mix",
+        "chart-length",
+        "chart-all-lengths",
+        "chart-score",
+        "chart-gap",
+        "chart-time-class",
+        "chart-mix-class",
+        "chart-play",
+        "chart-rules",
+    ] {
+        assert!(ids.contains(id), "{id} not drawn: {ids:?}");
+    }
+    // The check finds a chart without a table.
+    let bare = "<section id=\"x\"><figure><svg role=\"img\"></svg></figure></section>";
+    assert_eq!(charts_without_numbers(bare), ["x: 1 charts, 0 tables"]);
+}

@@ -215,6 +215,15 @@ pub fn year_series(
                 .map_err(err)?;
             }
             for run in singles.chunk_by(|a, b| b.0 == a.0 + 1) {
+                if let [(_, x, _, l, h)] = run {
+                    // A year alone: its interval a whisker, no area.
+                    chart
+                        .draw_series(std::iter::once(PathElement::new(
+                            vec![(*x, *l), (*x, *h)],
+                            color.mix(0.6).stroke_width(1),
+                        )))
+                        .map_err(err)?;
+                }
                 let mut outline: Vec<(f64, f64)> = run.iter().map(|p| (p.1, p.4)).collect();
                 outline.extend(run.iter().rev().map(|p| (p.1, p.3)));
                 chart
@@ -413,11 +422,11 @@ pub(super) fn stacked_mix(
 
 /// Game lengths in bins of [`BIN`] moves; the last bin holds [`LAST`]
 /// moves and more.
-pub(super) const BIN: u32 = 5;
-pub(super) const LAST: u32 = 150;
+pub(crate) const BIN: u32 = 5;
+pub(crate) const LAST: u32 = 150;
 
 /// Games by length (moves → games) as counts per bin of [`BIN`] moves.
-pub(super) fn length_bins<'a>(
+pub(crate) fn length_bins<'a>(
     games_by_moves: impl IntoIterator<Item = (&'a u32, &'a u64)>,
 ) -> Vec<u64> {
     let mut bins = vec![0u64; (LAST / BIN + 1) as usize];
@@ -425,6 +434,19 @@ pub(super) fn length_bins<'a>(
         bins[(m.saturating_sub(1).min(LAST) / BIN) as usize] += n;
     }
     bins
+}
+
+/// The moves a bin of [`length_bins`] holds: "1–5" (the first holds games
+/// of no move too: "0–5"), "151 or more" for the last.
+pub(crate) fn length_bin_label(i: usize) -> String {
+    let i = i as u32;
+    if i == 0 {
+        format!("0–{BIN}")
+    } else if i >= LAST / BIN {
+        format!("{} or more", LAST + 1)
+    } else {
+        format!("{}–{}", i * BIN + 1, (i + 1) * BIN)
+    }
 }
 
 /// Histogram of the move at which draws happen, agreed draws apart from

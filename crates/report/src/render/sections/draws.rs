@@ -318,8 +318,133 @@ pub fn by_year(
         ),
         &years_svg,
     );
+    if !years_svg.is_empty() {
+        h.push_str(
+            "<p class=\"caption\">The chart's numbers, every band and year with its n and interval: \
+             the <a href=\"#table\">band × year table</a> and its CSV.</p>\n",
+        );
+    }
+    standardised_by_year(h, binned, scheme, bins)?;
     h.push_str("</section>\n");
 
+    Ok(())
+}
+
+/// The draw rate by year of every band pooled, beside the same rate
+/// standardised to one band mix: a chart, and a table with its CSV.
+pub(super) fn standardised_by_year(
+    h: &mut String,
+    binned: &DrawStats,
+    scheme: &BandScheme,
+    bins: YearBins,
+) -> anyhow::Result<()> {
+    let standardised = Standardised::of(binned);
+    if standardised.by_year.is_empty() {
+        return Ok(());
+    }
+    let svg = charts::rate_standardised(binned, &standardised, &|y| bins.bin(y))?;
+    let mix: Vec<String> = standardised
+        .weights
+        .iter()
+        .map(|(band, w)| format!("{} {}", scheme.label(*band), pct(Some(*w))))
+        .collect();
+    let _ = write!(
+        h,
+        "<h3 id=\"by-year-standardised\">Pooled and standardised for rating</h3>\n<p class=\"caption\">The pooled \
+         rate of a year is its draws over its games, every game counted, whatever its band: when the mix of \
+         rating levels shifts from year to year, so does the pooled rate, with no change in any band. The \
+         standardised rate holds the mix fixed (direct standardisation): each rated band's draw rate that year, \
+         weighted by the band's share of the rated games of all years here (the standard: {}). A band enters a \
+         year only with at least {MIN_CELL_GAMES} games in it; a year is standardised over the bands present, \
+         their weights scaled to sum to one, and the table says what share of the standard they hold. Years \
+         whose bands hold less than {:.0}% of it are marked “*” and left out of the chart. Games in no band \
+         (unrated, players apart, an implausible rating) count in the pooled rate only. The interval is a \
+         normal one on the variance of the weighted sum (see Methods).</p>\n",
+        escape(&mix.join(", ")),
+        MIN_STANDARD_COVERAGE * 100.0
+    );
+    if svg.is_empty() {
+        h.push_str("<p class=\"caption\"><em>Not enough games for this chart.</em></p>\n");
+    } else {
+        let _ = writeln!(h, "<figure>{svg}</figure>");
+    }
+    let mut table = PageTable::with_layout(
+        "draw-rate-by-year-standardised.csv",
+        &[
+            Col::Both("Years", "years"),
+            Col::Both("Games", "games"),
+            Col::Csv("draws"),
+            Col::Both("Pooled draw rate", "pooled_draw_rate"),
+            Col::Page("95% interval"),
+            Col::Csv("pooled_ci95_low"),
+            Col::Csv("pooled_ci95_high"),
+            Col::Both("Rated games in the bands present", "standardised_games"),
+            Col::Both("Bands", "bands"),
+            Col::Both("Share of the standard", "standard_share"),
+            Col::Both("Standardised draw rate", "standardised_draw_rate"),
+            Col::Page("95% interval"),
+            Col::Csv("standardised_ci95_low"),
+            Col::Csv("standardised_ci95_high"),
+            Col::Csv("charted"),
+        ],
+        Layout::wide(),
+    );
+    for (&year, p) in &binned.by_year {
+        let label = bins.label(year);
+        let mut csv = share_cells(p);
+        csv.remove(0);
+        let mut row = vec![label.clone(), p.n.to_string()];
+        row.extend(csv);
+        let pooled_small = if p.n < MIN_CELL_GAMES {
+            " class=\"small\""
+        } else {
+            ""
+        };
+        let mut cells = format!(
+            "<td class=\"l\">{}</td><td>{}</td><td{pooled_small}>{}</td><td{pooled_small}>{}</td>",
+            escape(&label),
+            thousands(p.n),
+            pct(p.rate()),
+            interval(p)
+        );
+        match standardised.by_year.get(&year) {
+            Some(s) => {
+                let (small, mark) = if s.charted() {
+                    ("", "")
+                } else {
+                    (" class=\"small\"", "*")
+                };
+                let _ = write!(
+                    cells,
+                    "<td>{}</td><td>{}</td><td{small}>{}</td><td{small}>{}{mark}</td><td{small}>{}</td>",
+                    thousands(s.games),
+                    s.bands,
+                    pct(Some(s.coverage)),
+                    pct(Some(s.rate)),
+                    range_percent(s.low, s.high)
+                );
+                row.extend([
+                    s.games.to_string(),
+                    s.bands.to_string(),
+                    format!("{:.4}", s.coverage),
+                    format!("{:.4}", s.rate),
+                    format!("{:.4}", s.low),
+                    format!("{:.4}", s.high),
+                    s.charted().to_string(),
+                ]);
+            }
+            None => {
+                cells.push_str("<td>0</td><td>0</td><td class=\"small\">0.0%</td><td class=\"small\">–</td><td class=\"small\">–</td>");
+                row.extend(["0", "0", "0.0000", "", "", "", "false"].map(String::from));
+            }
+        }
+        table.row_markup("", &cells, row);
+    }
+    table.finish_with(
+        h,
+        "<p class=\"caption\">“*”: the bands present that year hold less of the standard than the chart \
+         asks; “–”: no band has enough games that year.</p>\n",
+    );
     Ok(())
 }
 
@@ -391,6 +516,9 @@ pub fn lengths(
          “Sofia rules” (no draw offers) and minimum-move rules aim at.",
         &length_svg,
     );
+    if !length_svg.is_empty() {
+        draw_length_table(h, stats);
+    }
     let all_lengths = charts::game_lengths(&report.format, stats)?;
     if !all_lengths.is_empty() {
         let _ = writeln!(
@@ -398,6 +526,7 @@ pub fn lengths(
             "<figure>{all_lengths}</figure>\n<p class=\"caption\">The length of every game used, and of the drawn \
              ones among them: where the draws sit in the whole distribution.</p>"
         );
+        game_length_table(h, &report.format.lengths, stats);
     }
     let _ = write!(
         h,
@@ -421,6 +550,70 @@ pub fn lengths(
     );
 
     Ok(())
+}
+
+/// The numbers of the histogram of drawn games' lengths: agreed draws and
+/// all others in each bin of moves.
+pub(super) fn draw_length_table(h: &mut String, stats: &DrawStats) {
+    let agreed = charts::length_bins(&stats.agreed_moves);
+    let other = charts::length_bins(&stats.other_draw_moves);
+    let mut table = PageTable::with_layout(
+        "drawn-games-by-length.csv",
+        &[
+            Col::Both("Moves", "moves"),
+            Col::Both("Agreed draws", "agreed_draws"),
+            Col::Both("Other draws", "other_draws"),
+        ],
+        Layout::wide(),
+    );
+    for (i, (a, o)) in agreed.iter().zip(&other).enumerate() {
+        let label = charts::length_bin_label(i);
+        table.row(
+            &[escape(&label), thousands(*a), thousands(*o)],
+            vec![label, a.to_string(), o.to_string()],
+        );
+    }
+    h.push_str("<details><summary>The chart's numbers: drawn games by length</summary>\n");
+    table.finish_with(h, "</details>\n");
+}
+
+/// The numbers of the histogram of every game's length: the games used
+/// and the drawn games in each bin of moves, each as a share of all games.
+pub(super) fn game_length_table(
+    h: &mut String,
+    lengths: &std::collections::BTreeMap<u32, u64>,
+    stats: &DrawStats,
+) {
+    let all = charts::length_bins(lengths);
+    let drawn = charts::length_bins(stats.agreed_moves.iter().chain(&stats.other_draw_moves));
+    let total: u64 = all.iter().sum();
+    let mut table = PageTable::with_layout(
+        "games-by-length.csv",
+        &[
+            Col::Both("Moves", "moves"),
+            Col::Both("Games", "games"),
+            Col::Page("Share of all games"),
+            Col::Both("Drawn games", "drawn_games"),
+            Col::Page("Drawn, share of all games"),
+            Col::Csv("all_games"),
+        ],
+        Layout::wide(),
+    );
+    for (i, (a, d)) in all.iter().zip(&drawn).enumerate() {
+        let label = charts::length_bin_label(i);
+        table.row(
+            &[
+                escape(&label),
+                thousands(*a),
+                pct(Proportion::new(*a, total).rate()),
+                thousands(*d),
+                pct(Proportion::new(*d, total).rate()),
+            ],
+            vec![label, a.to_string(), d.to_string(), total.to_string()],
+        );
+    }
+    h.push_str("<details><summary>The chart's numbers: every game by length</summary>\n");
+    table.finish_with(h, "</details>\n");
 }
 
 #[cfg(test)]

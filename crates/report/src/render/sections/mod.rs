@@ -8,7 +8,9 @@ use super::format::{
     Col, Layout, PageTable, csv_download, escape, interval, pct, range_percent, rate_columns,
     share_cell, share_cells, share_columns, share_header, thousands,
 };
-use crate::analysis::draws::{DrawStats, MIN_CELL_GAMES, YearBins};
+use crate::analysis::draws::{
+    DrawStats, MIN_CELL_GAMES, MIN_STANDARD_COVERAGE, Standardised, YearBins,
+};
 use crate::analysis::games::{
     self, Clocks, FormatCounts, Openings, RatingGap, RatingSystem, TimeClasses, clock_label,
     gap_label,

@@ -126,6 +126,52 @@ pub fn time_classes(
         );
     }
     table.finish(h);
+    // The chart's numbers: each class's rate in each band.
+    let mut by_band = PageTable::with_layout(
+        "draw-rate-by-time-class-and-band.csv",
+        &share_columns(&[
+            Col::Both("Time class", "time_class"),
+            Col::Both("Band", "band"),
+        ]),
+        Layout {
+            labels: &[0, 1],
+            wide: true,
+            ..Layout::default()
+        },
+    );
+    for class in &classes {
+        let mut cells: Vec<(&Band, &Proportion)> = t
+            .by_class_band
+            .iter()
+            .filter(|((c, _), _)| c == class)
+            .map(|((_, b), p)| (b, p))
+            .collect();
+        cells.sort_by_key(|(b, _)| **b);
+        for (band, p) in cells {
+            let label = scheme.label(*band);
+            let small = if p.n < MIN_CELL_GAMES {
+                " class=\"small\""
+            } else {
+                ""
+            };
+            let mut row = vec![class.clone(), label.clone()];
+            row.extend(share_cells(p));
+            by_band.row_markup(
+                small,
+                &format!(
+                    "<td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td>",
+                    escape(class),
+                    escape(&label),
+                    thousands(p.n),
+                    pct(p.rate()),
+                    interval(p)
+                ),
+                row,
+            );
+        }
+    }
+    h.push_str("<details><summary>The chart's numbers: each time class by band</summary>\n");
+    by_band.finish_with(h, "</details>\n");
     let mix = charts::draw_mix_by_class(format)?;
     if !mix.is_empty() {
         let _ = writeln!(
@@ -133,9 +179,67 @@ pub fn time_classes(
             "<figure>{mix}</figure>\n<p class=\"caption\">How the draws of each time class happened: \
              faster play draws more by repetition and on time against a lone king, slower play by agreement.</p>"
         );
+        draw_types_by_class_table(h, format);
     }
     h.push_str("</section>\n");
     Ok(())
+}
+
+/// The draws of each time class by draw type: the numbers of the chart of
+/// how each class's draws happened (a row per class and draw type).
+pub(super) fn draw_types_by_class_table(h: &mut String, format: &FormatCounts) {
+    let mut mixes: BTreeMap<String, BTreeMap<DrawType, u64>> = BTreeMap::new();
+    for ((class, kind), &n) in &format.draw_types_by_class {
+        let kind = DrawType::from_name(kind).unwrap_or(DrawType::Other);
+        *mixes
+            .entry(class.clone())
+            .or_default()
+            .entry(kind)
+            .or_insert(0) += n;
+    }
+    let mut classes: Vec<String> = mixes.keys().cloned().collect();
+    charts::class_order(&mut classes);
+    let mut table = PageTable::with_layout(
+        "draw-types-by-time-class.csv",
+        &[
+            Col::Both("Time class", "time_class"),
+            Col::Both("Draw type", "draw_type"),
+            Col::Both("Draws of the type", "draws_of_type"),
+            Col::Both("Draws of the class", "draws"),
+            Col::Page("Share"),
+        ],
+        Layout {
+            labels: &[0, 1],
+            wide: true,
+            ..Layout::default()
+        },
+    );
+    for class in &classes {
+        let mix = &mixes[class];
+        let total: u64 = mix.values().sum();
+        for kind in DrawType::ALL {
+            let Some(&n) = mix.get(&kind) else { continue };
+            table.row(
+                &[
+                    escape(class),
+                    escape(kind.label()),
+                    thousands(n),
+                    thousands(total),
+                    pct(Proportion::new(n, total).rate()),
+                ],
+                vec![
+                    class.clone(),
+                    kind.as_str().to_string(),
+                    n.to_string(),
+                    total.to_string(),
+                ],
+            );
+        }
+    }
+    h.push_str(
+        "<details><summary>The chart's numbers: each time class's draws by type</summary>\n",
+    );
+    table.finish_with(h, "</details>\n");
 }
 
 /// What the clocks showed when a draw was agreed or a flag fell.
@@ -267,46 +371,83 @@ pub fn play_section(
     if series.len() < 2 && plays.len() < 2 {
         return Ok(());
     }
-    let mut years: Vec<i16> = series.values().flat_map(|m| m.keys().copied()).collect();
-    years.sort_unstable();
-    years.dedup();
-    let labels: Vec<String> = years.iter().map(|&y| bins.short_label(y)).collect();
-    let lines: Vec<charts::Line> = series
+    let lines: Vec<charts::YearSeries> = series
         .iter()
-        .map(|((play, class), by_year)| charts::Line {
+        .map(|((play, class), by_year)| charts::YearSeries {
             label: format!("{}, {class}", play.as_str()),
-            points: years
+            points: by_year
                 .iter()
-                .map(|y| charts::rate_point(by_year.get(y)))
+                .filter_map(|(&y, p)| charts::rate_point(Some(p)).map(|point| (y, point)))
                 .collect(),
-            dashed: false,
             // Online apart from over the board by line style, not colour alone.
             dash: *play == Play::Online,
             // Where the tags do not say how it was played: grey.
-            color: Some(if *play == Play::Unknown {
+            color: if *play == Play::Unknown {
                 plotters::style::RGBColor(0x99, 0x99, 0x99)
             } else {
                 speed_color(class)
-            }),
+            },
         })
         .collect();
-    let svg = charts::lines_by_category(
-        "chart-play",
-        "Draw rate by year, online and over the board, by time class",
-        "Line chart: one line per kind of play and time class, draw rate by year with 95 percent \
-         intervals; years with fewer than 30 games of a line are left out of it.",
-        &labels,
+    let svg = charts::year_series(
         &lines,
-        ("Year", "Draw rate"),
-        false,
+        &|y| bins.bin(y),
+        (
+            "chart-play",
+            "Draw rate by year, online and over the board, by time class",
+            "Line chart: one line per kind of play and time class, draw rate by year from 0 to {top} \
+             with shaded 95 percent intervals; a bin of years is a step as wide as its years; years \
+             with fewer than 30 games of a line are left out of it. The table below gives every number.",
+        ),
     )?;
     let _ = write!(
         h,
         "<section id=\"play\">\n<h2>Online and over the board</h2>\n<p class=\"caption\">Online games and games \
          over the board are different populations: a collection that mixes them (master databases now carry \
          Titled Tuesday and PRO League games) shows a false trend when the mix changes. One line per kind of play \
-         and time class; the headline table splits the totals the same way.</p>\n<figure>{svg}</figure>\n</section>\n"
+         and time class; the headline table splits the totals the same way.</p>\n<figure>{svg}</figure>\n"
     );
+    let mut table = PageTable::with_layout(
+        "draw-rate-by-year-play-and-time-class.csv",
+        &share_columns(&[
+            Col::Both("Played", "played"),
+            Col::Both("Time class", "time_class"),
+            Col::Both("Years", "years"),
+        ]),
+        Layout {
+            labels: &[0, 1, 2],
+            wide: true,
+            ..Layout::default()
+        },
+    );
+    for ((play, class), by_year) in &series {
+        for (&year, p) in by_year {
+            let label = bins.label(year);
+            let small = if p.n < MIN_CELL_GAMES {
+                " class=\"small\""
+            } else {
+                ""
+            };
+            let mut row = vec![play.as_str().to_string(), class.clone(), label.clone()];
+            row.extend(share_cells(p));
+            table.row_markup(
+                small,
+                &format!(
+                    "<td class=\"l\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td>",
+                    play.as_str(),
+                    escape(class),
+                    escape(&label),
+                    thousands(p.n),
+                    pct(p.rate()),
+                    interval(p)
+                ),
+                row,
+            );
+        }
+    }
+    h.push_str("<details><summary>The chart's numbers: every line and year</summary>\n");
+    table.finish_with(h, "</details>\n");
+    h.push_str("</section>\n");
     Ok(())
 }
 

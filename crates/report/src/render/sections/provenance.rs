@@ -25,6 +25,17 @@ pub fn methods_section(h: &mut String) {
          <p><strong>Intervals.</strong> 95% Wilson score intervals for proportions; for White's score, the Wilson \
          interval on the score as a share of the points (a little wide when games are drawn, never of zero \
          width). Cells with fewer than 30 games are greyed or left out of charts.</p>\n\
+         <p><strong>Standardised for rating.</strong> The draw rate by year is also given standardised to one \
+         band mix (direct standardisation): a year's rate is Σ w<sub>b</sub> p<sub>b</sub>, p<sub>b</sub> the draw \
+         rate of rated band b that year and w<sub>b</sub> the band's share of the rated games of all years (the \
+         standard, listed beside the chart). A band enters a year only with at least 30 games in it; the year is \
+         standardised over the bands present, their weights scaled to sum to one, and the share of the standard \
+         they hold is given; a year whose bands hold less than 80% of it is marked and not charted, since its rate \
+         stands for another mix. The interval is rate ± 1.96 √V with V = Σ w<sub>b</sub>² q<sub>b</sub>(1 − \
+         q<sub>b</sub>)/(n<sub>b</sub> + 4), q<sub>b</sub> = (x<sub>b</sub> + 2)/(n<sub>b</sub> + 4) (the \
+         variance of a weighted sum of independent binomial proportions, each with the Agresti–Coull adjustment \
+         so that a band with no draws, or only draws, is not taken as certain), cut at 0 and 100%. Bins of years \
+         are standardised as one year is, and drawn as steps as wide as their years.</p>\n\
          <p><strong>Independence.</strong> The intervals treat games as independent. They are not: a player's \
          games share the player (a lichess export is a few accounts' games; a master database is one file per \
          player), and an event's games share the event. The intervals are therefore too narrow for claims about \
