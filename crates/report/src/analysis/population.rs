@@ -155,7 +155,7 @@ mod tests {
     #[test]
     fn counts_are_kept_apart_by_format_and_summed_for_one() {
         let df = df!(
-            PLAY => ["over-the-board", "online", "over-the-board", "over-the-board"],
+            PLAY => ["over the board", "online", "over the board", "over the board"],
             EFFECTIVE_TIME_CLASS => ["classical", "blitz", "classical", "blitz"],
             "games" => [3u64, 5, 4, 7],
         )
