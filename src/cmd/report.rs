@@ -125,11 +125,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let read: Vec<std::path::PathBuf> = read.collect();
     safe_file::refuse_input_as_output(&args.out, read.iter().map(|p| p.as_path()))?;
     safe_file::AtomicFile::write_all(&args.out, page.as_bytes())?;
-    let overall = aggregate.all.overall();
+    // The headline's population: the games its figures count.
+    let overall = aggregate.stats.overall();
     match overall.rate() {
         Some(rate) => remis_core::say!(
-            "remis: report of {} games ({} drawn, {}) -> {}",
-            overall.n,
+            "remis: report of {} ({} drawn, {}) -> {}",
+            aggregate.population.label(),
             overall.successes,
             percent(rate),
             shown_path(&args.out)
