@@ -156,6 +156,11 @@ pub fn find_games(
     std::collections::BTreeMap<u64, Found>,
     Option<(String, u64)>,
 ) {
+    // The games before the ones wanted are only counted, by framing: a
+    // span is a game (a row, numbered) unless it has no tags and does not
+    // start like movetext (`pgn::is_game`, the reader's own test), so the
+    // trail of the last game of a file costs reading the file, not
+    // replaying and searching every game before it.
     let mut replayer = GameReplayer::with_options(Limits::default(), search);
     let mut found = std::collections::BTreeMap::new();
     let mut counted: Option<(Arc<str>, u64)> = None;
@@ -176,12 +181,21 @@ pub fn find_games(
                 _ => {}
             }
             for i in 0..chunk.games.len() {
-                let Some(record) = replayer.replay_one(&chunk, i) else {
+                let span = &chunk.games[i];
+                let is_game = chunk.tags.is_some()
+                    || crate::input::pgn::is_game(
+                        &chunk.data[span.start..span.end],
+                        span.headerless,
+                    );
+                if !is_game {
                     continue;
-                };
+                }
                 let seen = &mut counted.as_mut().expect("set above").1;
                 *seen += 1;
                 if wanted.contains(seen) {
+                    let Some(record) = replayer.replay_one(&chunk, i) else {
+                        continue;
+                    };
                     let (start, moves) = replayer.played();
                     found.insert(
                         *seen,

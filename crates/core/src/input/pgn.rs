@@ -100,6 +100,20 @@ pub fn read_game<V: Visitor>(
     }
 }
 
+/// Whether the text of a framed span is a game (a row of the table) or
+/// text that is not PGN: the same test [`read_game`] makes before reading,
+/// without reading the game. Counting games this way costs framing only.
+pub fn is_game(text: &[u8], headerless: bool) -> bool {
+    let limits = Limits::default();
+    let game = Game {
+        text,
+        pos: 0,
+        first: Place::line(1),
+        limits: &limits,
+    };
+    !headerless || game.starts_like_movetext()
+}
+
 /// Reads a game whose tags come from elsewhere (Parquet columns, as
 /// (name, value in PGN's escaped form)) and whose `text` is only its
 /// movetext: whatever the text holds, it is this one game.
