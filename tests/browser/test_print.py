@@ -13,7 +13,7 @@ import subprocess
 import pytest
 from selenium.webdriver.common.by import By
 
-from test_report import SYNTHETIC, open_page
+from test_report import REPORT, SYNTHETIC, open_page
 
 PAPERS = {"A4": (8.27, 11.69), "Letter": (8.5, 11.0)}
 
@@ -92,3 +92,60 @@ def test_the_printed_report_holds_every_table_whole(page, paper, tmp_path):
     squeezed = "".join(text.split())
     missing = [s for s in sources if s not in squeezed]
     assert not missing, (paper, "sources' SHA-256", missing)
+
+
+# The page as printed: print media, at the printable width of the paper
+# (Chrome's default margins, 0.4 in a side, at 96 CSS pixels an inch).
+CELL_CHECK = """
+const width = arguments[0];
+const bad = [];
+for (const table of document.querySelectorAll('table')) {
+  if (table.offsetParent === null) continue;  // not printed
+  const where = (table.closest('section') || {}).id || '?';
+  for (const row of table.rows) {
+    let before = null;
+    for (const cell of row.cells) {
+      const box = cell.getBoundingClientRect();
+      const text = cell.textContent.trim().slice(0, 40);
+      if (box.width === 0) continue;
+      if (box.right > width + 1) bad.push(['past the page edge', where, text, Math.round(box.right)]);
+      // Text wider than its cell spills over the next one when printed.
+      if (cell.scrollWidth > cell.clientWidth + 1) bad.push(['spills out of its cell', where, text, cell.scrollWidth - cell.clientWidth]);
+      if (before && before.right > box.left + 1 && before.top < box.bottom && box.top < before.bottom)
+        bad.push(['overlaps the cell before it', where, text, Math.round(before.right - box.left)]);
+      before = box;
+    }
+  }
+}
+return bad;
+"""
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory):
+    driver = open_page(REPORT, tmp_path_factory)
+    yield driver
+    driver.quit()
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+@pytest.mark.parametrize("which", ["page", "sample"])
+def test_no_printed_cell_overlaps_another_or_is_cut(which, paper, request):
+    """Issue 47: the difference-in-differences table's series printed over
+    its regime, and a column cut at the page's edge. Every printed cell of
+    every table, on both reports (generated games with the rule study, the
+    real sample), lies within the printable width, holds its text, and
+    does not overlap its neighbour."""
+    page = request.getfixturevalue(which)
+    width = round((PAPERS[paper][0] - 0.8) * 96)
+    page.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    page.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": 1100, "deviceScaleFactor": 1, "mobile": False},
+    )
+    try:
+        bad = page.execute_script(CELL_CHECK, width)
+    finally:
+        page.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        page.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+    assert not bad, (paper, bad[:20], len(bad))

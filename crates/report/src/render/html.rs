@@ -47,7 +47,10 @@ ul.examples code { font-size: 0.8rem; color: var(--muted); }
   /* Every table the page's width: cells wrap, no column is cut off. */
   .wide { overflow: visible; }
   table { table-layout: fixed; width: 100%; font-size: 7pt; }
-  th, td { overflow-wrap: anywhere; white-space: normal; padding: 1px 3px; position: static !important; }
+  /* Every cell wraps, the left-aligned label cells too (on screen they
+     keep one line): a label wider than its printed column spilled over
+     the next cell. */
+  th, td, td.l, th.l { overflow-wrap: anywhere; white-space: normal; padding: 1px 3px; position: static !important; }
   code { white-space: normal; word-break: break-all; }
   /* A SHA-256 on one line. */
   #provenance th:last-child { width: 60%; }
