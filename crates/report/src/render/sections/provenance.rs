@@ -12,6 +12,12 @@ pub fn methods_section(h: &mut String) {
          when the opponent could still mate (6.9, by search). A draw's <em>type</em> is the rule that ended it; a \
          draw recorded with no such rule in the moves and no other cause in the record (claim, timeout) is \
          <em>agreed</em>: “agreed” means no other cause was recorded or found, not that an offer was seen.</p>\n\
+         <p><strong>Whose games.</strong> Every figure counts one population, stated under its section's heading: \
+         the lead population (one kind of play and one time class: over-the-board classical games where the data \
+         hold any, else the format with the most games; its count is the headline's and the one How to cite \
+         quotes), every game used (players, scoring, clocks, the audit: counts not kept apart by format), or every \
+         game used compared by format (time control, online and over the board, coverage). \
+         <code>--play all</code> makes every figure count every game used.</p>\n\
          <p><strong>Rates.</strong> A rate is drawn games over used games, as recorded (<code>result</code>); games \
          whose record the Laws contradict are counted as recorded and listed under “Results the Laws contradict”. \
          A game's band is by default the players' mean rating, for games whose rating gap is at most 200 (so that a band \
