@@ -92,5 +92,58 @@ fn presumptions_are_labelled_counted_and_never_overturn_a_record() {
     );
     let audit: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(audit["presumed_mateable"], 1);
+
+    // --exact (issue 50): the full search everywhere at the solver's
+    // budget, as --search-everywhere --search-nodes 16777216 is: no verdict
+    // is presumed, and the two give the same table.
+    let classify = |name: &str, flags: &[&str]| {
+        let out = dir.join(name);
+        succeeded(
+            remis()
+                .args(["classify", input.to_str().unwrap(), "--out"])
+                .arg(&out)
+                .args(flags)
+                .output()
+                .unwrap(),
+        );
+        read_table(&out)
+    };
+    let exact = classify("exact.parquet", &["--exact"]);
+    let spelled = classify(
+        "spelled.parquet",
+        &["--search-everywhere", "--search-nodes", "16777216"],
+    );
+    for column in [
+        "final_position_deadness",
+        "flag_opponent_can_mate",
+        "mismatch_reason",
+        "ending",
+    ] {
+        assert_eq!(
+            strings(&exact, column),
+            strings(&spelled, column),
+            "{column}"
+        );
+    }
+    let exact_deadness = strings(&exact, "final_position_deadness");
+    let exact_flag = strings(&exact, "flag_opponent_can_mate");
+    assert_eq!(count(&exact_deadness, "presumed_alive"), 0);
+    assert_eq!(count(&exact_flag, "presumed_possible"), 0);
+    assert_eq!(exact_flag[1], some("possible"), "searched, not presumed");
+    let clash = remis()
+        .args([
+            "classify",
+            input.to_str().unwrap(),
+            "--exact",
+            "--no-search",
+            "--out",
+        ])
+        .arg(dir.join("never.parquet"))
+        .output()
+        .unwrap();
+    assert!(
+        !clash.status.success(),
+        "--exact with --no-search is refused"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

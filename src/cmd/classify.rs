@@ -105,8 +105,14 @@ pub struct Args {
     /// Skip the dead-position and mating-chance searches (their columns are
     /// then null, and only the static material test finds dead positions).
     /// For measuring what the search costs.
-    #[arg(long, conflicts_with = "search_everywhere")]
+    #[arg(long, conflicts_with_all = ["search_everywhere", "exact"])]
     no_search: bool,
+    /// Exact verdicts: the full search on every final position and flag
+    /// fall, at the solver's own budget (short for `--search-everywhere
+    /// --search-nodes 16777216`): no verdict rests on a presumption
+    /// (`presumed_alive`, `presumed_possible`). About 4 times slower.
+    #[arg(long, conflicts_with_all = ["search_everywhere", "search_nodes"])]
+    exact: bool,
     /// Which code resolves SAN moves: remis's own, or shakmaty's
     /// `San::to_move`. Both give the same table; for comparing them.
     #[arg(long, value_enum, default_value_t = SanResolver::default(), hide = true)]
@@ -164,8 +170,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
             max_plies: args.max_plies,
         },
         search: SearchOptions {
-            deep_nodes: args.search_nodes,
-            everywhere: args.search_everywhere,
+            deep_nodes: if args.exact {
+                remis_core::explain::EXPLAIN_NODES
+            } else {
+                args.search_nodes
+            },
+            everywhere: args.search_everywhere || args.exact,
             off: args.no_search,
             ..SearchOptions::default()
         },
