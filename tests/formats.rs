@@ -74,10 +74,29 @@ fn the_lead_figures_are_over_the_board_classical_unless_asked() {
             .unwrap(),
     );
     let filtered = ["--play", "over-the-board", "--time-class", "classical"];
+    // The same figures; their populations are worded each by its filters
+    // ("40 of the 120 games used" against "all 40 games used, played over
+    // the board only"), and both name the format.
+    let figures = |json: &str| -> (serde_json::Value, Vec<String>) {
+        let mut value: serde_json::Value = serde_json::from_str(json).unwrap();
+        let mut populations = Vec::new();
+        for row in value.as_array_mut().unwrap() {
+            let population = row.as_object_mut().unwrap().remove("population");
+            populations.push(population.unwrap().as_str().unwrap().to_string());
+        }
+        (value, populations)
+    };
     for by_band in [&[][..], &["--by-band"][..]] {
-        let lead = stats(&out, by_band);
-        let only = stats(&out, &[by_band, &filtered[..]].concat());
+        let (lead, named) = figures(&stats(&out, by_band));
+        let (only, named_only) = figures(&stats(&out, &[by_band, &filtered[..]].concat()));
         assert_eq!(lead, only, "{by_band:?}");
+        for population in named.iter().chain(&named_only) {
+            assert!(
+                population.starts_with("over-the-board classical games: "),
+                "{population}"
+            );
+        }
+        let lead = stats(&out, by_band);
         let all = stats(&out, &[by_band, &["--play", "all"][..]].concat());
         assert_ne!(lead, all, "{by_band:?}");
     }
@@ -113,7 +132,16 @@ fn the_lead_figures_are_over_the_board_classical_unless_asked() {
     for id in ["by-year", "table"] {
         let (a, b) = (section(&default, id), section(&only, id));
         assert!(a.contains("over-the-board classical games"), "{a}");
-        let strip = |s: &str| s.replace(": over-the-board classical games", "");
+        // The same figures; the population line under the heading counts
+        // "40 of the 120 games used" against "all 40 games used".
+        let strip = |s: &str| {
+            let s = s.replace(": over-the-board classical games", "");
+            let start = s
+                .find("<p class=\"population\"")
+                .expect("a population line");
+            let end = start + s[start..].find("</p>").unwrap();
+            format!("{}{}", &s[..start], &s[end..])
+        };
         assert_eq!(strip(&a), strip(&b), "{id}");
     }
     assert!(default.contains("id=\"lead-format\""));

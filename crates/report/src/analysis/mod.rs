@@ -206,11 +206,7 @@ impl Aggregate {
         let lead_is_all = lead.is_all(&summary.cube);
         let shared = filters.describe();
         let population = population::Population {
-            format: if lead_is_all {
-                table::LeadFormat::default()
-            } else {
-                lead.clone()
-            },
+            format: lead.clone(),
             games: stats.games,
             used: all.games,
             filters: shared.clone(),

@@ -109,11 +109,8 @@ impl Population {
 
     /// "over-the-board classical games: 285,035 of the 391,208 games used"
     pub fn label(&self) -> String {
-        let what = if self.format == LeadFormat::default() {
-            "games of every kind of play and time class".to_string()
-        } else {
-            self.format.label()
-        };
+        // "games of every kind of play and time class" when it mixes them.
+        let what = self.format.label();
         if self.is_everything() {
             format!("{what}: all {} games used", thousands(self.games))
         } else {
