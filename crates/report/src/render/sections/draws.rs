@@ -364,7 +364,12 @@ pub(super) fn standardised_by_year(
         MIN_STANDARD_COVERAGE * 100.0
     );
     if svg.is_empty() {
-        h.push_str("<p class=\"caption\"><em>Not enough games for this chart.</em></p>\n");
+        let _ = writeln!(
+            h,
+            "<p class=\"caption\"><em>No chart: in no year do bands with at least {MIN_CELL_GAMES} games hold \
+             {:.0}% of the standard. The table gives every year's rates, marked.</em></p>",
+            MIN_STANDARD_COVERAGE * 100.0
+        );
     } else {
         let _ = writeln!(h, "<figure>{svg}</figure>");
     }
@@ -635,6 +640,85 @@ mod tests {
             })
             .collect();
         DrawStats::from_cube(&rows)
+    }
+
+    #[test]
+    fn the_standardised_rate_is_charted_and_tabled_beside_the_pooled_one() {
+        // Two bands drawing 30% and 60% each year; the mix moves from the
+        // lower band (2000: 300 and 100 games) to the higher (2001: 100
+        // and 300). Pooled: 37.5% and 52.5%; standardised to the mix of
+        // both years (half and half): 45.0% both years. 2002: the lower
+        // band alone (half the standard): marked, not charted.
+        let cell = |band, year, draws, games| {
+            [
+                CubeRow {
+                    band: Band::Rated(band),
+                    year: Some(year),
+                    is_draw: true,
+                    draw_type: Some("agreed".into()),
+                    moves: Some(30),
+                    games: draws,
+                },
+                CubeRow {
+                    band: Band::Rated(band),
+                    year: Some(year),
+                    is_draw: false,
+                    draw_type: None,
+                    moves: None,
+                    games: games - draws,
+                },
+            ]
+        };
+        let rows: Vec<CubeRow> = [
+            cell(20, 2000, 90, 300),
+            cell(25, 2000, 60, 100),
+            cell(20, 2001, 30, 100),
+            cell(25, 2001, 180, 300),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let s = DrawStats::from_cube(&rows);
+        let mut h = String::new();
+        standardised_by_year(&mut h, &s, &BandScheme::width(100), YearBins::NONE).unwrap();
+        assert!(
+            h.contains("the standard: 2000–2099 50.0%, 2500–2599 50.0%"),
+            "{h}"
+        );
+        assert!(h.contains("id=\"chart-year-standardised-title\""));
+        for (year, pooled) in [(2000, "37.5%"), (2001, "52.5%")] {
+            assert!(
+                h.contains(&format!(
+                    "<td class=\"l\">{year}</td><td>400</td><td>{pooled}</td>"
+                )),
+                "{year}"
+            );
+            let row = &h[h.find(&format!("<td class=\"l\">{year}</td>")).unwrap()..];
+            let row = &row[..row.find("</tr>").unwrap()];
+            assert!(
+                row.contains("<td>400</td><td>2</td><td>100.0%</td><td>45.0%</td>"),
+                "{row}"
+            );
+        }
+        let csv = &h[h
+            .find("download=\"draw-rate-by-year-standardised.csv\"")
+            .unwrap()..];
+        assert!(csv.contains(
+            "years%2Cgames%2Cdraws%2Cpooled_draw_rate%2Cpooled_ci95_low%2Cpooled_ci95_high%2C\
+             standardised_games%2Cbands%2Cstandard_share%2Cstandardised_draw_rate%2C\
+             standardised_ci95_low%2Cstandardised_ci95_high%2Ccharted%0A"
+        ));
+        assert!(csv.contains("%0A2001%2C400%2C210%2C0.5250%2C"));
+        assert!(csv.contains("%2C400%2C2%2C1.0000%2C0.4500%2C"));
+        // A year whose bands hold half the standard: in the table, marked.
+        let rows: Vec<CubeRow> = rows.into_iter().chain(cell(20, 2002, 10, 50)).collect();
+        let mut h = String::new();
+        let s = DrawStats::from_cube(&rows);
+        standardised_by_year(&mut h, &s, &BandScheme::width(100), YearBins::NONE).unwrap();
+        let row = &h[h.find("<td class=\"l\">2002</td>").unwrap()..];
+        let row = &row[..row.find("</tr>").unwrap()];
+        assert!(row.contains("20.0%*"), "{row}");
+        assert!(h.contains("%2Cfalse%0A"));
     }
 
     #[test]
