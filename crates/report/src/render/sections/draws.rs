@@ -524,14 +524,22 @@ pub fn lengths(
     if !length_svg.is_empty() {
         draw_length_table(h, stats);
     }
-    let all_lengths = charts::game_lengths(&report.format, stats)?;
+    // Every game used, of every format (the lengths are counted so), and
+    // the drawn ones among the same games: one population in one chart.
+    let every = &report.aggregate.all;
+    let all_lengths = charts::game_lengths(&report.format, every)?;
     if !all_lengths.is_empty() {
         let _ = writeln!(
             h,
             "<figure>{all_lengths}</figure>\n<p class=\"caption\">The length of every game used, and of the drawn \
-             ones among them: where the draws sit in the whole distribution.</p>"
+             ones among them: where the draws sit in the whole distribution.{}</p>",
+            if report.aggregate.lead_is_all {
+                ""
+            } else {
+                " Of every kind of play and time class, not of the lead format alone: the drawn games too."
+            }
         );
-        game_length_table(h, &report.format.lengths, stats);
+        game_length_table(h, &report.format.lengths, every);
     }
     let _ = write!(
         h,
