@@ -48,10 +48,37 @@ fn expectations(pgn: &[u8]) -> Vec<BTreeMap<String, String>> {
         .expect("fixture readable")
 }
 
+/// Every `Expect…` tag a fixture may carry: [`check`] compares each.
+const KNOWN: [&str; 11] = [
+    "ExpectEnding",
+    "ExpectPlies",
+    "ExpectResultMismatch",
+    "ExpectMismatchReason",
+    "ExpectAutomaticDrawPly",
+    "ExpectDead",
+    "ExpectFlagOpponentCanMate",
+    "ExpectThreefoldClaimable",
+    "ExpectFiftyClaimable",
+    "ExpectRepetitions",
+    "ExpectWhite",
+];
+
 fn check(game: &GameRecord, expect: &BTreeMap<String, String>) -> Vec<String> {
     let mut wrong = Vec::new();
+    // A tag no comparison reads (a typo, "ExpectDraw") would check nothing
+    // and pass: it is an error.
+    for tag in expect.keys().filter(|t| t.starts_with("Expect")) {
+        if !KNOWN.contains(&tag.as_str()) {
+            wrong.push(format!(
+                "{tag}: no such expectation (known: {})",
+                KNOWN.join(", ")
+            ));
+        }
+    }
     let board = game.board;
+    let mut compared = Vec::new();
     let mut compare = |what: &str, got: String| {
+        compared.push(what.to_string());
         if let Some(want) = expect.get(what)
             && *want != got
         {
@@ -101,7 +128,22 @@ fn check(game: &GameRecord, expect: &BTreeMap<String, String>) -> Vec<String> {
         "ExpectWhite",
         game.text.get(Field::White).unwrap_or_default().to_string(),
     );
+    debug_assert_eq!(compared, KNOWN, "every known tag is compared");
     wrong
+}
+
+#[test]
+fn an_unknown_expectation_is_an_error_not_a_pass() {
+    let pgn = b"[Event \"typo\"]\n[Result \"1-0\"]\n[ExpectEnding \"checkmate\"]\n[ExpectDraw \"true\"]\n\n\
+        1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+    let expected = expectations(pgn);
+    let games = GameReplayer::new().replay_all(pgn);
+    let problems = check(&games[0], &expected[0]);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].starts_with("ExpectDraw: no such expectation"),
+        "{problems:?}"
+    );
 }
 
 #[test]
