@@ -7,13 +7,13 @@ cd "$(dirname "$0")/.."
 VENV="${VENV:-.venv}"
 
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null \
-    || ! command -v pdftotext >/dev/null; then
+    || ! command -v pdftotext >/dev/null || ! command -v pzstd >/dev/null; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "setup: installing chromium, chromium-driver and poppler-utils (pdftotext) from Debian"
     # apt's chatter (debconf notes) only when it fails.
     log=$(mktemp)
     if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-        chromium chromium-driver poppler-utils; } >"$log" 2>&1; then
+        chromium chromium-driver poppler-utils zstd; } >"$log" 2>&1; then
       cat "$log" >&2
       rm -f "$log"
       exit 1
@@ -21,7 +21,7 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null \
     rm -f "$log"
   else
     echo "setup: the browser and print tests need Debian's chromium, chromium-driver and poppler-utils:" >&2
-    echo "       sudo apt-get install chromium chromium-driver poppler-utils" >&2
+    echo "       sudo apt-get install chromium chromium-driver poppler-utils zstd" >&2
     exit 1
   fi
 fi
