@@ -121,13 +121,15 @@ pub fn rule_study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
             "control_after": group_json(&c.control_after, limits), "control_before": group_json(&c.control_before, limits),
             "effects": c.effects.iter().map(|(m, raw, adj)| serde_json::json!({
                 "measure": m.label(limits), "raw": effect_json(Some(raw)), "adjusted": effect_json(adj.as_ref()),
+                "pre_trend_fails": c.placebo_fails(*m),
                 "own_change": change(&c.after, &c.before, *m),
                 "controls_change": change(&c.control_after, &c.control_before, *m),
             })).collect::<Vec<_>>(),
             "pre_trend_years": {"earlier": c.pre_trend_years.0, "later": c.pre_trend_years.1},
             "pre_trend": c.pre_trend.iter().map(|(m, e)| serde_json::json!({
-                "measure": m.label(limits), "raw": effect_json(Some(e)),
+                "measure": m.label(limits), "raw": effect_json(Some(e)), "fails": c.placebo_fails(*m),
             })).collect::<Vec<_>>(),
+            "interval_min_editions": rule_study::estimate::MIN_DID_EDITIONS,
         })).collect::<Vec<_>>(),
         "editions": study.editions.iter().map(|e| serde_json::json!({
             "series": e.series, "year": e.year, "regime": e.regime.as_str(), "format": e.format,
@@ -246,12 +248,17 @@ pub fn write_rule_study(
         for (m, raw, adjusted) in &c.effects {
             writeln!(
                 out,
-                "  difference in differences, {:<18} raw {:<28} adjusted {:<28} (own change {}, controls' {})",
+                "  difference in differences, {:<18} raw {:<28} adjusted {:<28} (own change {}, controls' {}){}",
                 m.label(limits),
                 text::effect(Some(raw)),
                 text::effect(adjusted.as_ref()),
                 points(change(&c.after, &c.before, *m)),
                 points(change(&c.control_after, &c.control_before, *m)),
+                if c.placebo_fails(*m) {
+                    "  PLACEBO FAILS: a trend before the change; no evidence of the rule"
+                } else {
+                    ""
+                },
             )?;
         }
         for (m, e) in &c.pre_trend {

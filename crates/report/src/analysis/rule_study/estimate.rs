@@ -274,22 +274,46 @@ pub(super) fn did(groups: [&[&Edition]; 4], m: Measure, how: Estimator) -> Optio
     }
 }
 
+/// The fewest editions in each of the four groups for a difference in
+/// differences to get an interval: the fewest at which the wild cluster
+/// bootstrap's coverage was simulated (`wild.rs`, 4 to 30 editions). With
+/// fewer, a percentile bootstrap of two or three editions is far too
+/// narrow (Cameron, Gelbach and Miller 2008): the estimate is shown, the
+/// interval withheld, and the page says why.
+pub const MIN_DID_EDITIONS: usize = 4;
+
 pub(super) fn did_effect(
     groups: [&[&Edition]; 4],
     m: Measure,
     how: Estimator,
     rng: &mut Rng,
 ) -> Option<Effect> {
+    did_effect_with(groups, m, how, rng, MIN_DID_EDITIONS)
+}
+
+/// [`did_effect`] with an interval from `min_editions` editions a group
+/// on: the pre-trend placebo, a diagnostic, keeps its interval from two,
+/// since an interval too narrow flags a trend too often, never too rarely.
+pub(super) fn did_effect_with(
+    groups: [&[&Edition]; 4],
+    m: Measure,
+    how: Estimator,
+    rng: &mut Rng,
+    min_editions: usize,
+) -> Option<Effect> {
     let estimate = did(groups, m, how)?;
-    let interval = groups.iter().all(|g| g.len() >= 2).then(|| {
-        let replicates: Vec<f64> = (0..BOOTSTRAP_REPLICATES)
-            .filter_map(|_| {
-                let r = groups.map(|g| resample(g, rng));
-                did([&r[0], &r[1], &r[2], &r[3]], m, how)
-            })
-            .collect();
-        percentile_interval(replicates)
-    });
+    let interval = groups
+        .iter()
+        .all(|g| g.len() >= min_editions.max(2))
+        .then(|| {
+            let replicates: Vec<f64> = (0..BOOTSTRAP_REPLICATES)
+                .filter_map(|_| {
+                    let r = groups.map(|g| resample(g, rng));
+                    did([&r[0], &r[1], &r[2], &r[3]], m, how)
+                })
+                .collect();
+            percentile_interval(replicates)
+        });
     Some(Effect {
         estimate,
         interval: interval.flatten(),
@@ -347,7 +371,7 @@ pub(super) fn series_changes(editions: &[Edition], rng: &mut Rng) -> Vec<SeriesC
             let effects = if placebo.iter().all(|g| !g.is_empty()) {
                 Measure::all()
                     .into_iter()
-                    .filter_map(|m| Some((m, did_effect(placebo, m, Estimator::Raw, rng)?)))
+                    .filter_map(|m| Some((m, did_effect_with(placebo, m, Estimator::Raw, rng, 2)?)))
                     .collect()
             } else {
                 Vec::new()

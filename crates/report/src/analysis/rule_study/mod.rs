@@ -38,7 +38,7 @@ use remis_table::schema::{DrawType, Ending};
 mod counts;
 pub use counts::*;
 
-mod estimate;
+pub mod estimate;
 use estimate::*;
 pub use estimate::{MATCH_RATING, MATCH_YEARS, MeasureEstimate, RegimeEstimate};
 
@@ -288,6 +288,18 @@ pub struct SeriesChange {
 }
 
 impl SeriesChange {
+    /// Whether the pre-trend placebo of a measure fails: its interval
+    /// excludes zero, so the series' rates were already moving before the
+    /// change (regression to the mean after unusual editions, a trend),
+    /// and its difference in differences is no evidence of the rule.
+    pub fn placebo_fails(&self, m: Measure) -> bool {
+        self.pre_trend
+            .iter()
+            .find(|(pm, _)| *pm == m)
+            .and_then(|(_, e)| e.interval)
+            .is_some_and(|(lo, hi)| lo > 0.0 || hi < 0.0)
+    }
+
     /// Its editions' rules, as one label: "No draw offers (Sofia rules);
     /// 3-1-0 scoring only".
     pub fn rules_label(&self) -> String {

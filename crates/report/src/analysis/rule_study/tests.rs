@@ -222,3 +222,57 @@ fn mean_draw_length_interval() {
     assert!((hi - mean - 1.96 * (100.0f64 / 3.0).sqrt()).abs() < 1e-9);
     assert!((mean - lo - (hi - mean)).abs() < 1e-9);
 }
+
+#[test]
+fn a_series_with_few_editions_gets_no_interval_and_a_failed_placebo_is_flagged() {
+    // Issue 49: series "D" draws 40 % in 2001-2003 and 75 % in 2004-2006
+    // (no rule yet: a jump before the change, as Dortmund after its 2007
+    // and 2009 editions), then has the rule in 2007-2008. Its controls
+    // stay at 50 %. Two editions with the rule: the difference in
+    // differences gets no interval (fewer than MIN_DID_EDITIONS), and the
+    // pre-trend placebo, 2004-2006 against 2001-2003, fails.
+    let mut editions = Vec::new();
+    for year in 2001..=2006 {
+        let draws = if year <= 2003 { 40 } else { 75 };
+        editions.push(edition("D", year, Regime::None, &[(0, 100, draws)]));
+    }
+    for year in 2007..=2008 {
+        editions.push(edition("D", year, Regime::Sofia, &[(0, 100, 50)]));
+    }
+    for year in 2001..=2008 {
+        for (i, series) in ["C1", "C2", "C3", "C4", "C5"].iter().enumerate() {
+            let draws = 48 + (i as u64 + year as u64) % 5;
+            editions.push(edition(series, year, Regime::None, &[(0, 100, draws)]));
+        }
+    }
+    let changes = series_changes(&editions, &mut Rng::new(5));
+    let d = changes
+        .iter()
+        .find(|c| c.series == "D")
+        .expect("series D changed");
+    assert_eq!(d.editions[0], 2);
+    let (_, raw, _) = d
+        .effects
+        .iter()
+        .find(|(m, _, _)| *m == Measure::Draws)
+        .unwrap();
+    assert!(
+        raw.interval.is_none(),
+        "two editions with the rule: {raw:?}"
+    );
+    assert!(d.placebo_fails(Measure::Draws), "{:?}", d.pre_trend);
+    // The same series with a flat past: no flag.
+    let flat: Vec<Edition> = editions
+        .iter()
+        .cloned()
+        .map(|mut e| {
+            if e.series == "D" && e.year <= 2006 {
+                e = edition("D", e.year, Regime::None, &[(0, 100, 50)]);
+            }
+            e
+        })
+        .collect();
+    let changes = series_changes(&flat, &mut Rng::new(5));
+    let d = changes.iter().find(|c| c.series == "D").unwrap();
+    assert!(!d.placebo_fails(Measure::Draws), "{:?}", d.pre_trend);
+}

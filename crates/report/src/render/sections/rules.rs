@@ -265,11 +265,19 @@ pub fn rule_study_changes(h: &mut String, study: &crate::analysis::rule_study::R
             } else {
                 "<td></td><td></td><td></td><td></td><td></td>".into()
             };
+            let fails = c.placebo_fails(*m);
             let placebo = c
                 .pre_trend
                 .iter()
                 .find(|(pm, _)| pm == m)
                 .map_or("–".into(), |(_, e)| effect_cell(Some(e)));
+            let placebo = if fails {
+                format!(
+                    "{placebo} <strong class=\"placebo-fails\">fails: a trend before the change</strong>"
+                )
+            } else {
+                placebo
+            };
             let _ = write!(
                 h,
                 "<tr>{lead}<td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{placebo}</td></tr>",
@@ -281,12 +289,27 @@ pub fn rule_study_changes(h: &mut String, study: &crate::analysis::rule_study::R
             );
         }
     }
-    h.push_str("</table></div>\n<p class=\"caption\">The difference in differences is the series' own change \
+    let _ = write!(
+        h,
+        "</table></div>\n<p class=\"caption\">The difference in differences is the series' own change \
         (editions with the rule minus without) less the controls' change over the same years; adjusted, each change \
-        is taken within cells of both players' ratings. Intervals: 95% bootstrap of whole editions (“one edition: no \
-        interval” where a group has one). The pre-trend placebo splits the editions without the rule into an earlier \
-        and a later half and asks the same question of them: a series whose rates were already moving before the \
-        change shows a placebo away from zero.</p>\n");
+        is taken within cells of both players' ratings. Intervals: 95% percentile bootstrap of whole editions, \
+        given only where each of the four groups has at least {min} editions (the fewest at which the coverage of \
+        the study's intervals was simulated); with fewer, a bootstrap of two or three editions is far too narrow \
+        (Cameron, Gelbach and Miller 2008), so the estimate stands alone. The pre-trend placebo splits the editions \
+        without the rule into an earlier and a later half and asks the same question of them: where its interval \
+        excludes zero the placebo <strong>fails</strong> (the series' rates were already moving: a trend, or \
+        regression to the mean after unusual editions), and that series' difference in differences is no evidence \
+        of the rule. {failed} of the {series} series fail it on some measure. A placebo keeps its interval from two \
+        editions a group: too narrow an interval flags a trend too often, never too rarely.</p>\n",
+        min = crate::analysis::rule_study::estimate::MIN_DID_EDITIONS,
+        failed = study
+            .changes
+            .iter()
+            .filter(|c| c.effects.iter().any(|(m, _, _)| c.placebo_fails(*m)))
+            .count(),
+        series = study.changes.len(),
+    );
     // Series that disagree in sign on the draw rate: the two changes say
     // whether the series or its controls make the difference.
     let draws: Vec<(&crate::analysis::rule_study::SeriesChange, f64)> = study
