@@ -93,6 +93,12 @@ impl System {
 pub struct Changes {
     /// Events whose set of first-placed players differs.
     pub different_winner: u64,
+    /// Of those, the events of three players or more (a two-player match's
+    /// winner has more wins: 3-1-0 and 3-2-1 cannot change it).
+    pub different_winner_multi: u64,
+    /// Of those, the events whose players played unequal numbers of games
+    /// (the only ones where 3-2-1 can differ from classical scoring).
+    pub different_winner_unequal: u64,
     /// Sum over all players of |rank − classical rank|.
     pub places_moved: u64,
     /// A few events with a different winner.
@@ -158,6 +164,14 @@ pub struct ScoringStudy {
     /// Swiss events with every round's pairings.
     pub round_robins: u64,
     pub swiss: u64,
+    /// Of the ranked events, the two-player matches: 3-1-0 and 3-2-1 rank
+    /// a match as classical scoring does (wins decide it under all three).
+    pub matches: u64,
+    /// Of the ranked events, those whose players did not all play the same
+    /// number of games: 3-2-1 gives a game 1 + 2 × its classical points, so
+    /// with equal games it ranks as classical scoring does, and can differ
+    /// only in these.
+    pub unequal_games: u64,
     pub changes: BTreeMap<System, Changes>,
     /// Drawn games by plus-remise winner ("white"/"black") and rule (1-3).
     pub plus_remise_draws: BTreeMap<(String, u8), u64>,
@@ -605,6 +619,10 @@ pub fn scoring_study(counts: &ScoringCounts) -> ScoringStudy {
             Some(Crosstable::Swiss { .. }) => study.swiss += 1,
         }
         study.events += 1;
+        let two_players = players.len() == 2;
+        let equal_games = players.iter().all(|(_, p)| p[4] == players[0].1[4]);
+        study.matches += u64::from(two_players);
+        study.unequal_games += u64::from(!equal_games);
         let rank = |k: usize| -> Vec<usize> {
             players
                 .iter()
@@ -631,6 +649,8 @@ pub fn scoring_study(counts: &ScoringCounts) -> ScoringStudy {
             let (before, after) = (winners(&classical), winners(&ranks));
             if before != after {
                 change.different_winner += 1;
+                change.different_winner_multi += u64::from(!two_players);
+                change.different_winner_unequal += u64::from(!equal_games);
                 if change.examples.len() < 5 {
                     change.examples.push(WinnerChange {
                         event: event.clone(),

@@ -308,6 +308,9 @@ pub fn scoring_json(study: &scoring::ScoringStudy) -> serde_json::Value {
         "events": study.events,
         "round_robins": study.round_robins,
         "swiss": study.swiss,
+        "matches": study.matches,
+        "multi_player_events": study.events - study.matches,
+        "unequal_games_events": study.unequal_games,
         "unpaired_events_left_out": study.unpaired_events,
         "large_events_left_out": study.large_events,
         "incomplete_events_left_out": study.incomplete_events,
@@ -326,6 +329,8 @@ pub fn scoring_json(study: &scoring::ScoringStudy) -> serde_json::Value {
             serde_json::json!({
                 "system": system.label(),
                 "different_winner": c.different_winner,
+                "different_winner_multi_player": c.different_winner_multi,
+                "different_winner_unequal_games": c.different_winner_unequal,
                 "places_moved": c.places_moved,
                 "examples": c.examples.iter().map(|e| {
                     serde_json::json!({"event": e.event, "year": e.year,
@@ -366,6 +371,13 @@ pub fn write_scoring(out: &mut dyn Write, study: &scoring::ScoringStudy) -> std:
         "  ranked: {} complete round robins (matches among them) and {} Swiss events with every round's pairings",
         study.round_robins, study.swiss
     )?;
+    writeln!(
+        out,
+        "    of the ranked: {} two-player matches (3-1-0 and 3-2-1 rank a match as classical scoring: more wins decide all three), {} of three players or more; {} with players of unequal games (3-2-1 = 1 + 2 x classical points a game: with equal games it ranks as classical, by arithmetic)",
+        study.matches,
+        study.events - study.matches,
+        study.unequal_games
+    )?;
     if study.unpaired_events > 0 {
         writeln!(
             out,
@@ -402,9 +414,13 @@ pub fn write_scoring(out: &mut dyn Write, study: &scoring::ScoringStudy) -> std:
     for (system, change) in &study.changes {
         writeln!(
             out,
-            "  {:<12} different winner in {} events; places moved in all: {}",
+            "  {:<12} different winner in {} events ({} of the {} multi-player events; {} of the {} with unequal games); places moved in all: {}",
             system.label(),
             change.different_winner,
+            change.different_winner_multi,
+            study.events - study.matches,
+            change.different_winner_unequal,
+            study.unequal_games,
             change.places_moved
         )?;
         for e in &change.examples {

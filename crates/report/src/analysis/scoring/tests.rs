@@ -52,3 +52,42 @@ fn plus_remise_breaks_a_tie_the_other_systems_keep() {
     assert_eq!(study.plus_remise_draws[&("white".to_string(), 1)], 1);
     assert_eq!(study.plus_remise_draws[&("black".to_string(), 3)], 1);
 }
+
+#[test]
+fn matches_and_equal_games_are_counted_apart_as_arithmetic_says() {
+    // Issue 49: a four-game match (A wins one, three draws) and a
+    // three-player double round robin: X beats Z twice, draws and loses
+    // against Y (2 wins, 1 draw, 1 loss: 2½); Y beats X once and draws the
+    // rest (1 win, 3 draws: 2½); Z 1. Classical: X and Y share first;
+    // 3-1-0: X alone (7 against 6). 3-2-1: 9 each, as classical. The match
+    // cannot change under either; every player of both events played the
+    // same number of games, so 3-2-1 can change neither.
+    let df = df! {
+        "event" => ["Match", "Match", "Match", "Match", "RR", "RR", "RR", "RR", "RR", "RR"],
+        "year" => [2000i16; 10],
+        "round" => ["1", "2", "3", "4", "1", "2", "3", "4", "5", "6"],
+        "white" => ["A", "B", "A", "B", "X", "Y", "X", "Z", "Y", "Z"],
+        "black" => ["B", "A", "B", "A", "Y", "X", "Z", "X", "Z", "Y"],
+        "result" => ["1-0", "1/2-1/2", "1/2-1/2", "1/2-1/2", "1/2-1/2", "1-0", "1-0", "0-1", "1/2-1/2", "1/2-1/2"],
+        "plus_remise_winner" => [None::<&str>; 10],
+        "plus_remise_rule" => [None::<u8>; 10],
+    }
+    .unwrap();
+    let study = scoring_study(&counts(df.lazy()).unwrap());
+    assert_eq!(study.events, 2, "{study:?}");
+    assert_eq!(
+        (study.round_robins, study.matches, study.unequal_games),
+        (2, 1, 0)
+    );
+    let football = &study.changes[&System::Football];
+    assert_eq!(football.different_winner, 1);
+    assert_eq!(
+        football.different_winner_multi, 1,
+        "the round robin, not the match"
+    );
+    assert_eq!(football.examples[0].classical, ["X", "Y"]);
+    assert_eq!(football.examples[0].other, ["X"]);
+    let children = &study.changes[&System::Children];
+    assert_eq!(children.different_winner, 0);
+    assert_eq!(children.different_winner_unequal, 0);
+}

@@ -455,19 +455,39 @@ pub fn scoring_section(h: &mut String, study: &crate::analysis::scoring::Scoring
     }
     let _ = write!(
         h,
-        "</table>\n<table><tr><th class=\"l\">Against classical scoring ({} events)</th><th>Events with another winner</th><th>Places moved</th></tr>",
-        thousands(study.events)
+        "</table>\n<table id=\"scoring-changes\"><tr><th class=\"l\">Against classical scoring ({} events)</th><th>Events with another winner</th>\
+         <th>Of the {} events of three players or more</th><th>Share of those</th><th>Of the {} events with unequal games</th><th>Places moved</th></tr>",
+        thousands(study.events),
+        thousands(study.events - study.matches),
+        thousands(study.unequal_games),
     );
+    let multi = study.events - study.matches;
     for (system, change) in &study.changes {
         let _ = write!(
             h,
-            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             escape(system.label()),
             thousands(change.different_winner),
+            thousands(change.different_winner_multi),
+            pct(Proportion::new(change.different_winner_multi, multi).rate()),
+            thousands(change.different_winner_unequal),
             thousands(change.places_moved)
         );
     }
     h.push_str("</table>\n");
+    let _ = writeln!(
+        h,
+        "<p class=\"caption\" id=\"scoring-arithmetic\">What cannot change, by arithmetic, not evidence: {} of \
+         the ranked events are two-player matches, whose winner has more wins under classical scoring, 3-1-0 and \
+         3-2-1 alike (only plus-remise, which decides draws, can change a match); the share above is of the {} \
+         events of three players or more. 3-2-1 gives each game 1 + 2 × its classical points, so a player's total \
+         is her games plus twice her classical points: where every player played the same number of games it \
+         ranks exactly as classical scoring does, and it can differ only in the {} events with unequal games \
+         (withdrawals, forfeits, an odd number of players).</p>",
+        thousands(study.matches),
+        thousands(multi),
+        thousands(study.unequal_games),
+    );
     if study.incomplete_events > 0 {
         let _ = writeln!(
             h,
