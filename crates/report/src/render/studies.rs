@@ -137,6 +137,7 @@ pub fn rule_study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
             "rounds_seen": e.rounds_seen, "last_round": e.last_round, "players": e.players,
             "inferred": e.inferred,
             "expected_games": e.expected_games(),
+            "pools_events": e.total.games > e.expected_games(),
         })).collect::<Vec<_>>(),
         "fast_games_left_out": study.fast_games_left_out,
     })

@@ -369,7 +369,14 @@ pub fn rule_study_editions(h: &mut String, study: &crate::analysis::rule_study::
     );
     for e in &study.editions {
         let expected = e.expected_games();
-        let share = Proportion::new(e.total.games.min(expected), expected);
+        // More games than one round robin of its players holds: the
+        // edition pools several tournaments (a Grand Prix year), and no
+        // share of it can be read; never shown as 100 %.
+        let share = if e.total.games > expected {
+            "pools events: more games than complete".to_string()
+        } else {
+            pct(Proportion::new(e.total.games, expected).rate())
+        };
         let _ = write!(
             h,
             "<tr><td class=\"l\">{}</td><td>{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
@@ -386,14 +393,15 @@ pub fn rule_study_editions(h: &mut String, study: &crate::analysis::rule_study::
             e.last_round,
             e.players,
             thousands(expected),
-            pct(share.rate())
+            share
         );
     }
     h.push_str("</table></div><p class=\"caption\">“(inferred)”: the catalogue's source shows only that no rule \
         against draws applied (early draws were offered, or a rule came later “for the first time”), not a statement \
         of the rules. “Games if complete” is half the players seen times the last round: \
         the size of a round robin of those players; for Swiss and team events, where the data hold only some \
-        players, it understates the event.</p></details>\n");
+        players, it understates the event. An edition holding more games than that pools several events under one \
+        name and year (a Grand Prix's legs): its share present cannot be read, and it says so.</p></details>\n");
 }
 
 pub fn rule_study_section(
@@ -616,5 +624,40 @@ mod tests {
         assert!(sofia.contains("not an agreement"));
         let none = &h[h.find(Regime::None.label()).unwrap()..];
         assert!(!none[..none.find("</tr>").unwrap()].contains("not an agreement"));
+    }
+
+    #[test]
+    fn an_edition_that_pools_events_is_never_shown_as_complete() {
+        // Issue 49: FIDE Grand Prix 2008, 271 games of several legs under
+        // one name, showed "if complete 91, 100.0 % present".
+        let pooled = crate::analysis::rule_study::Edition {
+            series: "FIDE Grand Prix".into(),
+            year: 2008,
+            regime: Regime::Sofia,
+            three_one_zero: false,
+            format: "over-the-board classical".into(),
+            total: {
+                let mut total = GroupStats::default();
+                total.games = 271;
+                total
+            },
+            by_cell: Default::default(),
+            pairs: Default::default(),
+            rounds_seen: 13,
+            last_round: 13,
+            players: 14,
+            inferred: false,
+        };
+        assert_eq!(pooled.expected_games(), 91);
+        let study = RuleStudy {
+            editions: vec![pooled],
+            ..RuleStudy::default()
+        };
+        let mut h = String::new();
+        rule_study_editions(&mut h, &study);
+        let row = &h[h.find("FIDE Grand Prix").unwrap()..];
+        let row = &row[..row.find("</tr>").unwrap()];
+        assert!(!row.contains("100.0%"), "{row}");
+        assert!(row.contains("pools events"), "{row}");
     }
 }
