@@ -226,7 +226,12 @@ pub fn players_table(c: &crate::analysis::players::Concentration) -> Table {
     let spellings: std::collections::BTreeMap<&str, String> = c
         .merges
         .iter()
-        .map(|(name, s)| (name.as_str(), s.join(" | ")))
+        .map(|(name, s)| {
+            (
+                name.as_str(),
+                crate::analysis::players::spelling_list(s, " | "),
+            )
+        })
         .collect();
     for f in &c.top {
         let mut cells = vec![

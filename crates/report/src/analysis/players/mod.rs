@@ -29,7 +29,7 @@
 //! r(1−r)/G. V is never taken below that. A group of players is a cluster
 //! of whole players, so grouping keeps the estimate valid, a little wide.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use anyhow::Result;
 use polars::prelude::*;
@@ -43,7 +43,14 @@ use super::table::IS_DRAW;
 use crate::study::Proportion;
 
 mod identity;
+#[cfg(test)]
+mod identity_list;
+mod spelling;
 use identity::*;
+pub use spelling::{
+    FULL_SPELLING_GAMES, Merged, SPELLINGS_KEPT, Spelling, YearGames, spelling_list,
+};
+use spelling::{add_spelling, by_games, shown, trim_spellings};
 
 /// Groups of players for the bootstrap.
 pub const BUCKETS: usize = 1024;
@@ -77,21 +84,11 @@ pub struct PlayerCounts {
     /// Sides of used games without a player's name (missing or "?").
     pub unnamed_sides: u64,
     /// The spellings behind each player's identity (at most
-    /// [`SPELLINGS_KEPT`] a player): the merges the Players section lists.
+    /// [`SPELLINGS_KEPT`] a player, sorted by name), each with its games
+    /// and its games and ratings by year: the merges the Players section
+    /// lists, and what tells namesakes of one key apart.
     #[serde(with = "pairs")]
-    pub spellings: BTreeMap<String, BTreeSet<String>>,
-}
-
-/// Spellings kept per player.
-pub const SPELLINGS_KEPT: usize = 4;
-
-/// Adds a spelling, keeping the [`SPELLINGS_KEPT`] first in sorted order:
-/// the same set whatever order the rows and tables come in.
-fn keep_spelling(kept: &mut BTreeSet<String>, spelling: String) {
-    kept.insert(spelling);
-    if kept.len() > SPELLINGS_KEPT {
-        kept.pop_last();
-    }
+    pub spellings: BTreeMap<String, Vec<Spelling>>,
 }
 
 impl Merge for PlayerCounts {
@@ -120,8 +117,12 @@ impl PlayerCounts {
         self.unnamed_sides += other.unnamed_sides;
         for (key, spellings) in other.spellings {
             let kept = self.spellings.entry(key).or_default();
-            for spelling in spellings {
-                keep_spelling(kept, spelling);
+            for spelling in &spellings {
+                add_spelling(kept, spelling);
+            }
+            // Bounded between the folds, as the players are.
+            if kept.len() > 2 * SPELLINGS_KEPT {
+                trim_spellings(kept, SPELLINGS_KEPT);
             }
         }
     }
@@ -133,6 +134,9 @@ impl PlayerCounts {
     }
 
     fn fold_past(&mut self, cap: usize) {
+        for kept in self.spellings.values_mut() {
+            trim_spellings(kept, SPELLINGS_KEPT);
+        }
         if self.by_name.len() <= cap {
             return;
         }
@@ -155,28 +159,36 @@ fn bucket(key: &str) -> usize {
     (fnv1a(key.as_bytes()) % BUCKETS as u64) as usize
 }
 
-/// Games and draws by player name and FIDE ID, over both sides of the
-/// used games.
+/// Games and draws by player name, FIDE ID and year, over both sides of
+/// the used games, with the rated games and the sum of their ratings.
 pub fn query(used: LazyFrame) -> LazyFrame {
-    let side = |player: Column, fide_id: Column| {
+    let side = |player: Column, fide_id: Column, elo: Column| {
         used.clone().select([
             player.col().alias("player"),
             fide_id.col().alias("fide_id"),
+            Column::Year.col().alias("year"),
+            elo.col().cast(DataType::UInt64).alias("elo"),
             col(IS_DRAW),
         ])
     };
     concat(
         [
-            side(Column::White, Column::WhiteFideId),
-            side(Column::Black, Column::BlackFideId),
+            side(Column::White, Column::WhiteFideId, Column::WhiteElo),
+            side(Column::Black, Column::BlackFideId, Column::BlackElo),
         ],
         UnionArgs::default(),
     )
     .expect("two frames of the same columns concatenate")
-    .group_by([col("player"), col("fide_id")])
+    .group_by([col("player"), col("fide_id"), col("year")])
     .agg([
         len().cast(DataType::UInt64).alias("games"),
         col(IS_DRAW).cast(DataType::UInt64).sum().alias("draws"),
+        col("elo")
+            .gt(lit(0u64))
+            .cast(DataType::UInt64)
+            .sum()
+            .alias("rated"),
+        col("elo").sum().alias("rating_sum"),
     ])
 }
 
@@ -185,6 +197,10 @@ pub fn counts_from(df: &DataFrame) -> Result<PlayerCounts> {
     let fide_ids = df.column("fide_id")?.str()?;
     let games = df.column("games")?.u64()?;
     let draws = df.column("draws")?.u64()?;
+    // By year, with ratings (a frame without them counts the games only).
+    let year = df.column("year").ok().map(|c| c.i16()).transpose()?;
+    let rated = df.column("rated").ok().map(|c| c.u64()).transpose()?;
+    let rating_sum = df.column("rating_sum").ok().map(|c| c.u64()).transpose()?;
     let mut out = PlayerCounts::default();
     for i in 0..df.height() {
         let counts = Proportion::new(draws.get(i).unwrap_or(0), games.get(i).unwrap_or(0));
@@ -203,8 +219,22 @@ pub fn counts_from(df: &DataFrame) -> Result<PlayerCounts> {
                     fide_ids.get(i).and_then(fide_id),
                     given_name(name),
                 );
-                let spellings = out.spellings.entry(key.clone()).or_default();
-                keep_spelling(spellings, name.trim().to_string());
+                let years = year
+                    .and_then(|y| y.get(i))
+                    .map(|year| YearGames {
+                        year,
+                        games: counts.n,
+                        rated: rated.and_then(|r| r.get(i)).unwrap_or(0),
+                        rating_sum: rating_sum.and_then(|r| r.get(i)).unwrap_or(0),
+                    })
+                    .into_iter()
+                    .collect();
+                let spelling = Spelling {
+                    name: name.trim().to_string(),
+                    games: counts,
+                    years,
+                };
+                add_spelling(out.spellings.entry(key.clone()).or_default(), &spelling);
                 out.by_name
                     .entry(key)
                     .or_insert(Proportion::new(0, 0))
@@ -240,8 +270,10 @@ pub struct Concentration {
     /// The most frequent players, most games first.
     pub top: Vec<Frequent>,
     /// Identities made of more than one spelling, among the most frequent
-    /// [`MERGES_LISTED`] players: the name shown and the spellings merged.
-    pub merges: Vec<(String, Vec<String>)>,
+    /// [`MERGES_LISTED`] players: the name shown and every spelling merged
+    /// with its games, most games first (a last `None` holds the games
+    /// under spellings past [`SPELLINGS_KEPT`]).
+    pub merges: Vec<(String, Vec<Merged>)>,
     /// Identities of more than one spelling, among all named players.
     pub merged_players: u64,
     /// Games per named player: the median, and players with one game.
@@ -318,12 +350,16 @@ pub fn concentration(counts: &PlayerCounts, overall: Proportion, top: usize) -> 
         merges: ranked
             .iter()
             .take(MERGES_LISTED)
-            .filter_map(|(key, _)| {
+            .filter_map(|(key, p)| {
                 let spellings = counts.spellings.get(*key).filter(|s| s.len() > 1)?;
-                Some((
-                    display_name(counts, key),
-                    spellings.iter().cloned().collect(),
-                ))
+                let mut listed: Vec<Merged> = by_games(spellings)
+                    .map(|s| (Some(s.name.clone()), s.games.n))
+                    .collect();
+                let unlisted = p.n - listed.iter().map(|s| s.1).sum::<u64>().min(p.n);
+                if unlisted > 0 {
+                    listed.push((None, unlisted));
+                }
+                Some((display_name(counts, key), listed))
             })
             .collect(),
         merged_players: counts.spellings.values().filter(|s| s.len() > 1).count() as u64,
@@ -338,9 +374,8 @@ pub fn concentration(counts: &PlayerCounts, overall: Proportion, top: usize) -> 
 /// The most frequent players whose merged spellings the page lists.
 pub const MERGES_LISTED: usize = 100;
 
-/// The name a player is shown by: the spelling that says most, a full
-/// "Surname, Given" first, then the longest ("Ivanchuk, Vassily" before
-/// "Ivanchuk,V").
+/// The name a player is shown by ([`shown`]), with the FIDE ID when two
+/// people share the name.
 fn display_name(counts: &PlayerCounts, key: &str) -> String {
     let name = spelling(counts, key);
     // Two people of one name are told apart by their IDs.
@@ -361,18 +396,8 @@ fn display_name(counts: &PlayerCounts, key: &str) -> String {
 }
 
 fn spelling(counts: &PlayerCounts, key: &str) -> String {
-    counts
-        .spellings
-        .get(key)
-        .and_then(|s| {
-            s.iter().max_by(|a, b| {
-                (a.contains(", "), a.len())
-                    .cmp(&(b.contains(", "), b.len()))
-                    .then_with(|| b.cmp(a))
-            })
-        })
-        .cloned()
-        .unwrap_or_else(|| key.to_string())
+    let spellings = counts.spellings.get(key).map_or(&[][..], Vec::as_slice);
+    shown(spellings).map_or_else(|| key.to_string(), |s| s.name.clone())
 }
 
 /// The draw rate's 95 % interval clustered on `clusters` (players, or

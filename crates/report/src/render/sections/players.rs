@@ -89,10 +89,15 @@ pub fn players_section(
              folded, hyphens read as spaces, and transliterations read through a built-in table \
              (<code>data/player_aliases.toml</code>: Kortschnoj is Korchnoi); names without a comma (online \
              user names) stay whole. People who share that key are kept apart by their FIDE IDs where the tags \
-             carry them, and by written-out given names that differ (“Adams, Michael” and “Adams, Mark”; \
-             “Sergei” and “Sergey” are one). Games under an initial alone go to the person with at least 90% \
-             of the key's written-out games, and otherwise stay apart under the initial. The merges among the \
-             {} most frequent players:</p><ul>",
+             carry them; by written-out given names, abbreviations and middle initials that differ (“Adams, \
+             Michael” and “Adams, Mark”, “Georgiev,Ki” and “Georgiev,Kr”, “Petrosian, Tigran V” and “Petrosian,TL”; \
+             “Sergei” and “Sergey” are one); by mean ratings 400 points or more apart in the same years; and by \
+             games twenty years or more apart, unless both periods are rated within 200 points (a player back \
+             after decades). A spelling that could be several people goes to the one with at least 90% of their \
+             games, and otherwise stays apart. A player is shown by her most frequent spelling that writes the \
+             given name out if it has 20 games or a tenth of her most frequent spelling's, else by her most \
+             frequent spelling. The merges among the {} most frequent players, each spelling with its \
+             games:</p><ul>",
             thousands(c.merged_players),
             crate::analysis::players::MERGES_LISTED
         );
@@ -101,7 +106,7 @@ pub fn players_section(
                 notes,
                 "<li>{}: {}</li>",
                 escape(name),
-                escape(&spellings.join(" · "))
+                escape(&crate::analysis::players::spelling_list(spellings, " · "))
             );
         }
         notes.push_str("</ul></details>\n");
@@ -153,7 +158,10 @@ mod tests {
             ],
             merges: vec![(
                 "Tal, M.".into(),
-                vec!["Tal, M.".into(), "Tal, Mikhail".into()],
+                vec![
+                    (Some("Tal, M.".into()), 1),
+                    (Some("Tal, Mikhail".into()), 1),
+                ],
             )],
             merged_players: 1,
             median_games: Some(2),
