@@ -53,20 +53,26 @@ pub fn players_section(
         thousands(c.clusters as u64),
         rate = pct(overall.rate()),
     );
-    let mut table = PageTable::with_layout(
-        "most-frequent-players.csv",
-        &rate_columns(&[
-            Col::Both("Most frequent players", "player"),
-            Col::Page("Games"),
-            Col::Both("Share of games", "share_of_games"),
-            Col::Csv("games"),
-            Col::Csv("draws"),
-        ]),
-        Layout::wide(),
-    );
+    // The CSV lists every spelling merged into a player, with its games.
+    let mut columns = rate_columns(&[
+        Col::Both("Most frequent players", "player"),
+        Col::Page("Games"),
+        Col::Both("Share of games", "share_of_games"),
+        Col::Csv("games"),
+        Col::Csv("draws"),
+    ]);
+    columns.push(Col::Csv("spellings"));
+    let mut table = PageTable::with_layout("most-frequent-players.csv", &columns, Layout::wide());
     for p in &c.top {
         let mut row = vec![p.name.clone(), format!("{:.4}", p.share)];
         row.extend(share_cells(&p.games));
+        row.push(
+            c.merges
+                .iter()
+                .find(|(name, _)| name == &p.name)
+                .map(|(_, s)| crate::analysis::players::spelling_list(s, " | "))
+                .unwrap_or_default(),
+        );
         table.row_markup(
             "",
             &format!(
@@ -183,6 +189,10 @@ mod tests {
         // The CSV: a player's share of games, then her games and draws.
         assert!(h[csv..].contains("player%2Cshare_of_games%2Cgames%2Cdraws%2Cdraw_rate"));
         assert!(h[csv..].contains("%22Tal%2C%20M.%22%2C0.2000%2C2%2C1%2C0.5000"));
+        // Every spelling merged, with its games.
+        assert!(
+            h[csv..].contains("%22Tal%2C%20M.%20%281%29%20%7C%20Tal%2C%20Mikhail%20%281%29%22")
+        );
         assert!(h.ends_with("</section>\n"));
     }
 }
