@@ -138,6 +138,8 @@ pub fn rule_study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
             "inferred": e.inferred,
             "expected_games": e.expected_games(),
             "pools_events": e.total.games > e.expected_games(),
+            "agreed_within_short_limits": e.total.short_agreed,
+            "contradicts_coding": e.contradicts_coding().is_some(),
         })).collect::<Vec<_>>(),
         "fast_games_left_out": study.fast_games_left_out,
     })
@@ -270,6 +272,21 @@ pub fn write_rule_study(
                 years(&c.pre_trend_years.0),
                 m.label(limits),
                 text::effect(Some(e)),
+            )?;
+        }
+    }
+    // The catalogue against the games.
+    for e in &study.editions {
+        if let Some(n) = e.contradicts_coding() {
+            writeln!(
+                out,
+                "\nCATALOGUE CONTRADICTED: {} {} is coded {}, but {} of its {} games are draws agreed within {} moves",
+                Shown(&e.series),
+                e.year,
+                e.regime.label(),
+                n,
+                e.total.games,
+                study.short_limits[0]
             )?;
         }
     }

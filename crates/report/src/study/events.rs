@@ -101,6 +101,12 @@ impl Regime {
     pub fn restricts(self) -> bool {
         self != Regime::None
     }
+
+    /// Whether the rule is against draw offers (none at all, or none
+    /// before a move): under it an early agreed draw contradicts the rule.
+    pub fn restricts_offers(self) -> bool {
+        matches!(self, Regime::Sofia | Regime::MinMoves)
+    }
 }
 
 /// The rules an edition of an event was played under.

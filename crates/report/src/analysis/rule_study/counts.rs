@@ -85,6 +85,18 @@ pub fn queries(
         ]
     };
     let mut aggs = measure_counts();
+    let agreed = || {
+        Column::DrawType
+            .col()
+            .eq(lit(Ending::Agreed.as_str()))
+            .fill_null(lit(false))
+    };
+    for (i, limit) in short_limits.iter().enumerate() {
+        aggs.push(
+            count(agreed().and(Column::Moves.col().lt_eq(lit(*limit))))
+                .alias(format!("short_agreed{i}")),
+        );
+    }
     aggs.extend([
         when(draw.clone())
             .then(moves())
@@ -185,6 +197,7 @@ pub fn counts_from(frames: [&DataFrame; 4]) -> Result<RuleStudyCounts> {
         u("rated")?,
         u("rating_sum")?,
     );
+    let short_agreed = [u("short_agreed0")?, u("short_agreed1")?];
     let types: Vec<Vec<u64>> = (0..DrawType::ALL.len())
         .map(|i| u(&format!("type{i}")))
         .collect::<Result<_>>()?;
@@ -207,6 +220,7 @@ pub fn counts_from(frames: [&DataFrame; 4]) -> Result<RuleStudyCounts> {
             draw_types,
             rated: rated[i],
             rating_sum: rating_sum[i],
+            short_agreed: [short_agreed[0][i], short_agreed[1][i]],
         };
         out.groups
             .entry((event, site, year, RatingCell::from_code(cells.get(i))))

@@ -65,6 +65,10 @@ pub struct GroupStats {
     pub rated: u64,
     #[serde(default)]
     pub rating_sum: u64,
+    /// Agreed draws within each of the two short-draw limits: under a rule
+    /// against early offers, the games that contradict it.
+    #[serde(default)]
+    pub short_agreed: [u64; 2],
 }
 
 /// The column of the rule study's query that holds a game's
@@ -135,6 +139,9 @@ impl GroupStats {
         }
         self.rated += o.rated;
         self.rating_sum += o.rating_sum;
+        for (a, b) in self.short_agreed.iter_mut().zip(o.short_agreed) {
+            *a += b;
+        }
     }
 
     /// The mean of the games' mean ratings, over the rated games.
@@ -218,6 +225,10 @@ impl Measure {
     }
 }
 
+/// The fewest early agreed draws that flag an edition's coding
+/// ([`Edition::contradicts_coding`]).
+pub const CONTRADICTION_MIN_GAMES: u64 = 3;
+
 /// One edition of an event (a series in one year) under one regime.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Edition {
@@ -244,6 +255,20 @@ pub struct Edition {
 }
 
 impl Edition {
+    /// Agreed draws within the first short-draw limit (20 moves by
+    /// default) of an edition coded with a rule against early offers (no
+    /// offers at all, or none before a move), when there are too many to be
+    /// slips of the record: at least [`CONTRADICTION_MIN_GAMES`] and 5 % of
+    /// its games. Then the games contradict the catalogue's coding (the 2015
+    /// European Individual Championship, coded "no offers before move 40",
+    /// holds 13 agreed draws before move 20), and the edition is flagged.
+    pub fn contradicts_coding(&self) -> Option<u64> {
+        let coded = self.regime.restricts_offers();
+        let agreed = self.total.short_agreed[0];
+        (coded && agreed >= CONTRADICTION_MIN_GAMES && agreed * 20 >= self.total.games)
+            .then_some(agreed)
+    }
+
     /// The games a complete event would have if every player seen met in
     /// every round up to the last: half the players times the rounds. Right
     /// for round robins; for Swiss and team events the data hold only some
@@ -254,7 +279,9 @@ impl Edition {
 }
 
 /// A difference of shares with a 95% bootstrap interval (percentile, over
-/// editions). The interval is missing when a group has a single edition.
+/// editions). The interval is missing when a group has a single edition
+/// (and, for a series' difference in differences, fewer than
+/// [`estimate::MIN_DID_EDITIONS`]).
 #[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Effect {
     pub estimate: f64,

@@ -276,3 +276,20 @@ fn a_series_with_few_editions_gets_no_interval_and_a_failed_placebo_is_flagged()
     let d = changes.iter().find(|c| c.series == "D").unwrap();
     assert!(!d.placebo_fails(Measure::Draws), "{:?}", d.pre_trend);
 }
+
+#[test]
+fn an_edition_whose_games_contradict_its_coding_is_flagged() {
+    // Issue 49: coded "no offers before move 40", the games hold 13 agreed
+    // draws within 20 moves of 200: flagged. Two such draws in 200 games are
+    // slips of the record; under no rule they are no contradiction at all.
+    let with = |regime: Regime, short_agreed: u64| {
+        let mut e = edition("Euro", 2015, regime, &[(25, 200, 90)]);
+        e.total.short_agreed = [short_agreed, short_agreed + 5];
+        e
+    };
+    assert_eq!(with(Regime::MinMoves, 13).contradicts_coding(), Some(13));
+    assert_eq!(with(Regime::Sofia, 13).contradicts_coding(), Some(13));
+    assert_eq!(with(Regime::MinMoves, 2).contradicts_coding(), None);
+    assert_eq!(with(Regime::None, 13).contradicts_coding(), None);
+    assert_eq!(with(Regime::Scoring, 13).contradicts_coding(), None);
+}

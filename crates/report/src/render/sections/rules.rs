@@ -14,7 +14,9 @@ both rules. For a series that changed its rules, the difference in differences i
 with and without the rule, minus the controls' change over the same years, with a placebo before the change. \
 Intervals are 95%: a wild cluster bootstrap by event edition for the estimates against controls, a bootstrap \
 of editions for the series, because games of one edition are not independent; they are missing where a side \
-has a single edition.";
+has a single edition, and for a series where a group has fewer than 4 editions (too few for a bootstrap to \
+hold its level). A series whose pre-trend placebo fails is flagged, and editions whose games contradict their \
+coding (agreed draws where the rule allows none) are listed.";
 
 /// What the rule study cannot show, in words.
 pub const RULE_STUDY_LIMITS: &str = "These are comparisons of events that chose their rules, not an \
@@ -364,8 +366,10 @@ pub fn rule_study_editions(h: &mut String, study: &crate::analysis::rule_study::
         h,
         "<details><summary>Editions and how much of each the data hold ({})</summary><div class=\"wide\"><table>\
          <tr><th class=\"l\">Series</th><th>Year</th><th class=\"l\">Regime</th><th>Games</th><th>Draw rate</th>\
-         <th>Rounds seen</th><th>Last round</th><th>Players seen</th><th>Games if complete</th><th>Share present</th></tr>",
-        study.editions.len()
+         <th>Rounds seen</th><th>Last round</th><th>Players seen</th><th>Games if complete</th><th>Share present</th>\
+         <th>Agreed within {} moves</th></tr>",
+        study.editions.len(),
+        study.short_limits[0]
     );
     for e in &study.editions {
         let expected = e.expected_games();
@@ -379,7 +383,7 @@ pub fn rule_study_editions(h: &mut String, study: &crate::analysis::rule_study::
         };
         let _ = write!(
             h,
-            "<tr><td class=\"l\">{}</td><td>{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td class=\"l\">{}</td><td>{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             escape(&e.series),
             e.year,
             if e.inferred {
@@ -393,7 +397,11 @@ pub fn rule_study_editions(h: &mut String, study: &crate::analysis::rule_study::
             e.last_round,
             e.players,
             thousands(expected),
-            share
+            share,
+            match e.contradicts_coding() {
+                Some(n) => format!("{} <strong>contradicts its coding</strong>", thousands(n)),
+                None => thousands(e.total.short_agreed[0]),
+            }
         );
     }
     h.push_str("</table></div><p class=\"caption\">“(inferred)”: the catalogue's source shows only that no rule \
@@ -402,6 +410,54 @@ pub fn rule_study_editions(h: &mut String, study: &crate::analysis::rule_study::
         the size of a round robin of those players; for Swiss and team events, where the data hold only some \
         players, it understates the event. An edition holding more games than that pools several events under one \
         name and year (a Grand Prix's legs): its share present cannot be read, and it says so.</p></details>\n");
+}
+
+/// The catalogue checked against the games: editions coded with a rule
+/// against early offers whose games hold agreed short draws.
+pub fn rule_study_catalogue_check(h: &mut String, study: &crate::analysis::rule_study::RuleStudy) {
+    let flagged: Vec<(&crate::analysis::rule_study::Edition, u64)> = study
+        .editions
+        .iter()
+        .filter_map(|e| Some((e, e.contradicts_coding()?)))
+        .collect();
+    let coded = study
+        .editions
+        .iter()
+        .filter(|e| e.regime.restricts_offers())
+        .count();
+    let limit = study.short_limits[0];
+    if flagged.is_empty() {
+        let _ = writeln!(
+            h,
+            "<p class=\"caption\" id=\"catalogue-check\"><strong>The catalogue against the games:</strong> none of \
+             the {coded} editions coded with a rule against early draw offers holds agreed draws within {limit} moves \
+             beyond a slip of the record (at least {} and 5% of its games).</p>",
+            crate::analysis::rule_study::CONTRADICTION_MIN_GAMES
+        );
+        return;
+    }
+    let list = flagged
+        .iter()
+        .map(|(e, n)| {
+            format!(
+                "{} {} ({}: {} agreed draws within {limit} moves of {} games)",
+                escape(&e.series),
+                e.year,
+                escape(e.regime.label()),
+                thousands(*n),
+                thousands(e.total.games)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    let _ = writeln!(
+        h,
+        "<p class=\"caption flagged\" id=\"catalogue-check\"><strong>The catalogue against the games: {} of the \
+         {coded} editions coded with a rule against early draw offers contradict it</strong> — their games hold agreed \
+         draws within {limit} moves, too many to be slips of the record: {list}. Their coding (or their games' \
+         recording) needs checking against a source; the estimates below count them as coded.</p>",
+        flagged.len()
+    );
 }
 
 pub fn rule_study_section(
@@ -414,6 +470,7 @@ pub fn rule_study_section(
         "<p class=\"caption\">{}</p>",
         escape(super::RULE_STUDY_MEANING)
     );
+    rule_study_catalogue_check(h, study);
     super::rule_study_regimes(h, study);
     super::rule_study_draw_types(h, study);
     let svg = charts::rule_study(study)?;
