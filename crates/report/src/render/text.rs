@@ -198,7 +198,9 @@ pub fn effect_parts(e: Option<&crate::analysis::rule_study::Effect>) -> Option<(
     let e = e?;
     let interval = match e.interval {
         Some((lo, hi)) => format!("({:+.1} to {:+.1})", lo * 100.0, hi * 100.0),
-        None => "(one edition: no interval)".into(),
+        // Too few editions: one in a group, or for a series fewer than
+        // `MIN_DID_EDITIONS` in one.
+        None => "(too few editions: no interval)".into(),
     };
     Some((format!("{:+.1}", e.estimate * 100.0), interval))
 }
