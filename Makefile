@@ -17,7 +17,7 @@ TEST_OUT = target/test-report
 # that leaves anything there fails the run (they used to pile up in /tmp).
 TEST_TMP = $(abspath $(BUILD_DIR))/test-tmp
 
-.PHONY: sofia-demo all build release setup run test lint validate bench bench-hostile bench-report fuzz scale-test published-figures sample test-data clean
+.PHONY: sofia-demo doc-figures all build release setup run test lint validate bench bench-hostile bench-report fuzz scale-test published-figures sample test-data clean
 
 all: build
 
@@ -89,6 +89,12 @@ validate: release setup
 	REMIS=$(REMIS_RELEASE) DEAD_CONSISTENCY=$(BUILD_DIR)/release/examples/dead_consistency \
 		CHASOLVER_CHECK=$(BUILD_DIR)/release/examples/chasolver_check \
 		VENV=$(VENV) scripts/validate.sh $(SHARED)
+	REMIS=$(REMIS_RELEASE) $(VENV)/bin/python scripts/doc_figures.py --check $(SHARED)
+
+# The figures docs/report.md cites, from the master games, by this build
+# (docs/figures.md); make validate fails when that page is stale.
+doc-figures: release setup
+	REMIS=$(REMIS_RELEASE) $(VENV)/bin/python scripts/doc_figures.py $(SHARED)
 
 # Speed and memory against the bare replay loop, pgn-extract and python-chess.
 bench: setup
