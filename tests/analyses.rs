@@ -929,3 +929,87 @@ fn every_chart_has_its_table_and_csv() {
     let bare = "<section id=\"x\"><figure><svg role=\"img\"></svg></figure></section>";
     assert_eq!(charts_without_numbers(bare), ["x: 1 charts, 0 tables"]);
 }
+
+/// Issue 47: the page says what kind of sample it counts. A folder of
+/// players' files (each named after the player whose games it holds) is
+/// said to be one, with each band's share of games of a collected player;
+/// the lichess sample is a platform's export.
+#[test]
+fn the_page_says_what_kind_of_sample_it_is() {
+    let dir = scratch("sample-kind");
+    let files = dir.join("players");
+    std::fs::create_dir_all(&files).unwrap();
+    let game = |white: &str, black: &str, round: usize| {
+        format!(
+            "[Event \"Open\"]\n[Site \"Riga\"]\n[Date \"1960.01.01\"]\n[Round \"{round}\"]\n[White \"{white}\"]\n\
+             [Black \"{black}\"]\n[Result \"1/2-1/2\"]\n[WhiteElo \"2600\"]\n[BlackElo \"2620\"]\n\n\
+             1. e4 e5 2. Nf3 Nc6 1/2-1/2\n\n"
+        )
+    };
+    let tal: String = (0..40)
+        .map(|i| game("Tal, Mikhail", &format!("Opponent{i}, A"), i))
+        .collect();
+    let keres: String = (0..40)
+        .map(|i| game(&format!("Rival{i}, B"), "Keres,P", i))
+        .collect();
+    let other: String = (0..10)
+        .map(|i| game(&format!("X{i}, C"), &format!("Y{i}, D"), i))
+        .collect();
+    std::fs::write(files.join("Tal.pgn"), tal + &other).unwrap();
+    std::fs::write(files.join("Keres.pgn"), keres).unwrap();
+    let out = dir.join("out");
+    succeeded(
+        remis()
+            .arg("classify")
+            .arg(&files)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap(),
+    );
+    let page = dir.join("report.html");
+    succeeded(
+        remis()
+            .arg("report")
+            .arg(&out)
+            .arg("--out")
+            .arg(&page)
+            .output()
+            .unwrap(),
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    let note = &html[html.find("id=\"sample-kind\"").expect("a sample note")..];
+    assert!(
+        note.contains("a collection of players' files"),
+        "{}",
+        &note[..400]
+    );
+    // 80 of the 90 games have Tal or Keres.
+    assert!(note.contains("80 of its 90 games"), "{}", &note[..400]);
+    let share = &html[html.find("id=\"sample-share\"").expect("the share by band")..];
+    assert!(share.contains("sample-share-by-band.csv"));
+
+    let sample = dir.join("sample");
+    succeeded(
+        remis()
+            .arg("classify")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("data"))
+            .arg("--out")
+            .arg(&sample)
+            .output()
+            .unwrap(),
+    );
+    let page = dir.join("sample.html");
+    succeeded(
+        remis()
+            .arg("report")
+            .arg(&sample)
+            .arg("--out")
+            .arg(&page)
+            .output()
+            .unwrap(),
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("a platform's export"));
+    assert!(!html.contains("id=\"sample-share\""));
+}

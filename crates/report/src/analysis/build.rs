@@ -45,7 +45,7 @@ use super::crosstable::PairingCounts;
 use super::merge::Merge;
 use super::summary::{Config, Summary};
 use super::{
-    audit, format_audit, games, outcomes, players, rule_study, scoring,
+    audit, collection, format_audit, games, outcomes, players, rule_study, scoring,
     table::{self, Batch},
 };
 
@@ -218,6 +218,7 @@ impl<'a> SummaryBuilder<'a> {
         let plus_remise = first.add(scoring::plus_remise_query(used.clone()));
         let names = first.add(rule_study::names_query(used.clone()));
         let players = first.add(players::query(used.clone()));
+        let collection = first.add(collection::query(used.clone()));
         let first = first.run()?;
 
         // The standings need this batch's games per event, the rule
@@ -274,6 +275,7 @@ impl<'a> SummaryBuilder<'a> {
             scoring,
             audit: audit::audit_from(first.get(audit_counts), &examples)?,
             players: players::PlayerCounts::default(),
+            collection: collection::counts_from(first.get(collection))?,
             rule_study,
         };
         // Players fold once, at the end: `Summary::absorb` would fold them

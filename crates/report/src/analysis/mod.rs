@@ -8,6 +8,7 @@
 
 pub mod audit;
 pub mod build;
+pub mod collection;
 pub mod crosstable;
 pub mod draws;
 pub mod format_audit;
@@ -253,6 +254,8 @@ pub struct Report {
     /// The trails of the audit's example games whose sources could be
     /// read again (`remis explain`), for the page to link to.
     pub explanations: Vec<remis_core::explain::Trail>,
+    /// What kind of sample the lead population is, with its counts by band.
+    pub sample: Option<(collection::Kind, collection::CollectedCounts)>,
 }
 
 /// Opening groups a report lists.
@@ -294,6 +297,11 @@ pub fn report(loaded: &Loaded, config: &Config, with_rule_study: bool) -> Report
         rule_study,
         from_summaries: loaded.from_summaries,
         explanations: Vec::new(),
+        sample: {
+            let counts = summary.collection.of(lead);
+            let online = lead.play == Some(table::Play::Online);
+            collection::kind(&counts, online).map(|kind| (kind, counts))
+        },
     }
 }
 

@@ -62,6 +62,10 @@ pub struct Summary {
     pub audit: Audit,
     pub rule_study: RuleStudyCounts,
     pub players: PlayerCounts,
+    /// Games by format and band, and those with a player their source file
+    /// is named after: what kind of sample the table is.
+    #[serde(default)]
+    pub collection: ByFormat<super::collection::CollectedCounts>,
 }
 
 impl Summary {
@@ -95,6 +99,7 @@ impl Merge for Summary {
         self.audit.absorb(other.audit);
         self.rule_study.absorb(other.rule_study);
         self.players.absorb(other.players);
+        self.collection.absorb(other.collection);
     }
 }
 
@@ -152,7 +157,7 @@ impl Config<'_> {
 }
 
 /// Bumped whenever the counts a summary holds change meaning.
-pub const FORMAT_VERSION: u32 = 10;
+pub const FORMAT_VERSION: u32 = 11;
 const FORMAT_NAME: &str = "remis-summary";
 
 /// The table a summary was made from, by its content: its size, its row

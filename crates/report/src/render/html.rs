@@ -113,6 +113,7 @@ pub fn render(
         info.band_axis,
         &format,
     )?;
+    sections::sample_note(&mut h, report, scheme);
     sections::draw_types(&mut h, stats, scheme, &format)?;
     sections::lengths(&mut h, info, report)?;
     let presumed =

@@ -754,3 +754,74 @@ mod tests {
         assert_eq!(screen.matches("<table>").count(), 1);
     }
 }
+
+/// What kind of sample the lead population is, and what that does to its
+/// band rates; for a collection of players' files, the share of each
+/// band's games with a player the file is named after.
+pub fn sample_note(h: &mut String, report: &crate::analysis::Report, scheme: &BandScheme) {
+    use crate::analysis::collection::Kind;
+    let Some((kind, counts)) = &report.sample else {
+        return;
+    };
+    let (games, named) = counts
+        .0
+        .values()
+        .fold((0u64, 0u64), |(g, n), c| (g + c[0], n + c[1]));
+    let what = match kind {
+        Kind::PlayersFiles => format!(
+            "<strong>What this sample is: a collection of players' files.</strong> {} of its {} games ({}) \
+             have a player the file they came from is named after. Such a collection holds every game of the \
+             players someone chose to collect (who mostly became strong) and, of everyone else, only the games \
+             against them: a band's games are largely those players' games, and its draw rate is theirs more \
+             than the band's. Compare its band rates with whole events' (a magazine's issues, an event \
+             database) with care; the table below gives each band's share.",
+            thousands(named),
+            thousands(games),
+            pct(Some(named as f64 / games.max(1) as f64))
+        ),
+        Kind::PlatformExport => "<strong>What this sample is: a platform's export</strong> (online games, \
+             named by no player's file). Its players are whoever played there: the band rates are that \
+             platform's players', at its rating scale."
+            .to_string(),
+        Kind::Events => format!(
+            "<strong>What this sample is: games of whole events</strong> (tournament issues or an event \
+             database): {} of its {} games have a player the file they came from is named after. The band \
+             rates are those of the events collected, of every player in them.",
+            thousands(named),
+            thousands(games)
+        ),
+    };
+    let _ = writeln!(h, "<p class=\"caption\" id=\"sample-kind\">{what}</p>");
+    if *kind != Kind::PlayersFiles {
+        return;
+    }
+    let _ = write!(
+        h,
+        "<div class=\"wide\"><table id=\"sample-share\"><tr><th class=\"l\">Band</th><th>Games</th>\
+         <th>With a collected player</th><th>Share</th></tr>"
+    );
+    let mut rows = Vec::new();
+    for (band, [n, with]) in &counts.0 {
+        let share = Proportion::new(*with, *n).rate();
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(&scheme.label(*band)),
+            thousands(*n),
+            thousands(*with),
+            pct(share)
+        );
+        rows.push(vec![
+            scheme.label(*band),
+            n.to_string(),
+            with.to_string(),
+            share.map_or(String::new(), |s| format!("{s:.6}")),
+        ]);
+    }
+    h.push_str("</table></div>\n");
+    h.push_str(&csv_download(
+        "sample-share-by-band.csv",
+        &["band", "games", "with_collected_player", "share"],
+        &rows,
+    ));
+}

@@ -18,6 +18,12 @@ pub fn methods_section(h: &mut String) {
          quotes), every game used (players, scoring, clocks, the audit: counts not kept apart by format), or every \
          game used compared by format (time control, online and over the board, coverage). \
          <code>--play all</code> makes every figure count every game used.</p>\n\
+         <p><strong>What sample it is.</strong> A game whose White or Black has the surname its source file is \
+         named after (<code>Tal.pgn</code>: “Tal, Mikhail”) is a collected player's game. Where at least half of the \
+         lead population's games are, the table is a collection of players' files: it holds every game of the \
+         collected players and of the others only their games against them, so a band's rate is mostly the \
+         collected players' (who mostly became strong), and the page gives each band's share of their games; \
+         otherwise it is a platform's export (online) or games of whole events.</p>\n\
          <p><strong>Rates.</strong> A rate is drawn games over used games, as recorded (<code>result</code>); games \
          whose record the Laws contradict are counted as recorded and listed under “Results the Laws contradict”. \
          A game's band is by default the players' mean rating, for games whose rating gap is at most 200 (so that a band \

@@ -1,0 +1,186 @@
+//! What kind of sample a table is, and what that does to its band rates.
+//!
+//! A collection of players' files (one file a player: `Carlsen.pgn`)
+//! holds every game of its collected players and of their opponents only
+//! the games against them: a band's games are then mostly games of the
+//! players someone chose to collect, who became strong, and its draw rate
+//! is theirs, not the band's. A tournament database (issues of a magazine,
+//! an event's file) holds whole events; a platform's export holds its
+//! players' games. The summary counts, by format and band, the games used
+//! and those in which a player is named by the file the game came from;
+//! the page says what the sample looks like and, for players' files, that
+//! share in each band.
+
+use std::collections::BTreeMap;
+
+use anyhow::Result;
+use polars::prelude::*;
+
+use super::merge::Merge;
+use super::population::{ByFormat, by_format, format_keys};
+use super::table::{BAND, band_of_row};
+use crate::study::Band;
+use remis_table::schema::Column;
+
+/// Games of a band, and those of a player its source file names.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CollectedCounts(#[serde(with = "super::merge::pairs")] pub BTreeMap<Band, [u64; 2]>);
+
+impl Merge for CollectedCounts {
+    fn absorb(&mut self, other: CollectedCounts) {
+        self.0.absorb(other.0);
+    }
+}
+
+/// The rows the count needs: each used game's source, players, band and
+/// format.
+pub fn query(used: LazyFrame) -> LazyFrame {
+    let [play, speed] = format_keys();
+    used.select([
+        Column::Source.col(),
+        Column::White.col(),
+        Column::Black.col(),
+        col(BAND),
+        play,
+        speed,
+    ])
+}
+
+/// The name a source file gives: its file name (an archive's member's)
+/// without its folders and its `.pgn`, compression and `#N` suffixes,
+/// lower-case: "…/pgnmentor-players/Carlsen.pgn.zst" → "carlsen".
+pub fn source_stem(source: &str) -> String {
+    let name = source.rsplit(['/', '!']).next().unwrap_or(source);
+    let name = name.split('#').next().unwrap_or(name);
+    let mut stem = name.to_lowercase();
+    for suffix in [".zst", ".gz", ".bz2", ".zip", ".pgn", ".parquet"] {
+        if let Some(s) = stem.strip_suffix(suffix) {
+            stem = s.to_string();
+        }
+    }
+    stem
+}
+
+/// Whether a player's name is the one its source file is named after:
+/// the name's surname (before a comma or the last word) equals the stem,
+/// letters only ("Vachier-Lagrave, M" and "VachierLagrave").
+pub fn names(player: &str, stem: &str) -> bool {
+    let letters = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphabetic())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let stem = letters(stem);
+    if stem.len() < 3 {
+        return false;
+    }
+    let surname = match player.split_once(',') {
+        Some((surname, _)) => surname,
+        None => player.split_whitespace().last().unwrap_or(player),
+    };
+    letters(surname) == stem
+}
+
+/// The counts of [`query`]'s rows, by format and band.
+pub fn counts_from(df: &DataFrame) -> Result<ByFormat<CollectedCounts>> {
+    by_format(df, |part| {
+        let source = part.column(Column::Source.name())?.str()?;
+        let white = part.column(Column::White.name())?.str()?;
+        let black = part.column(Column::Black.name())?.str()?;
+        let band = part.column(BAND)?.i32()?;
+        let mut out = CollectedCounts::default();
+        // Rows come source by source: the stem is made once a source.
+        let mut last: Option<(&str, String)> = None;
+        for i in 0..part.height() {
+            let s = source.get(i).unwrap_or("");
+            if last.as_ref().is_none_or(|(l, _)| *l != s) {
+                last = Some((s, source_stem(s)));
+            }
+            let stem = &last.as_ref().expect("set above").1;
+            let named = [white.get(i), black.get(i)]
+                .into_iter()
+                .flatten()
+                .any(|p| names(p, stem));
+            let cell = out.0.entry(band_of_row(band.get(i))).or_default();
+            cell[0] += 1;
+            cell[1] += u64::from(named);
+        }
+        Ok(out)
+    })
+}
+
+/// What kind of sample the games of a population look like.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum Kind {
+    /// Most games involve a player their file is named after.
+    PlayersFiles,
+    /// Online games, from a platform.
+    PlatformExport,
+    /// Whole events (tournament issues, an event database).
+    Events,
+}
+
+/// The share of games with a player named by their file above which a
+/// table is a collection of players' files.
+pub const PLAYERS_FILES_SHARE: f64 = 0.5;
+
+/// The kind of a population's sample, from its counts and whether it is
+/// online.
+pub fn kind(counts: &CollectedCounts, online: bool) -> Option<Kind> {
+    let (games, named) = counts
+        .0
+        .values()
+        .fold((0u64, 0u64), |(g, n), c| (g + c[0], n + c[1]));
+    if games == 0 {
+        return None;
+    }
+    Some(if named as f64 >= PLAYERS_FILES_SHARE * games as f64 {
+        Kind::PlayersFiles
+    } else if online {
+        Kind::PlatformExport
+    } else {
+        Kind::Events
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_names_its_player() {
+        assert_eq!(
+            source_stem("/data/pgnmentor-players/Carlsen.pgn.zst"),
+            "carlsen"
+        );
+        assert_eq!(source_stem("twic/twic1500g.zip!twic1500.pgn#3"), "twic1500");
+        assert!(names("Carlsen, Magnus", "carlsen"));
+        assert!(names("Carlsen,M", "carlsen"));
+        assert!(names("Magnus Carlsen", "carlsen"));
+        assert!(names("Vachier-Lagrave, Maxime", "vachierlagrave"));
+        assert!(!names("Carlsen, Magnus", "twic1500"));
+        assert!(!names("Anand, V", "an"));
+    }
+
+    #[test]
+    fn a_collection_is_players_files_when_most_games_involve_them() {
+        let df = df!(
+            "source" => ["p/Tal.pgn", "p/Tal.pgn", "p/Tal.pgn", "e/Hastings.pgn"],
+            "white" => ["Tal, Mikhail", "Smyslov, V", "Petrosian, T", "Euwe, M"],
+            "black" => ["Botvinnik, M", "Tal,M", "Keres, P", "Alekhine, A"],
+            BAND => [Some(2600i32), Some(2600), Some(2500), None],
+            super::super::table::PLAY => ["over the board"; 4],
+            super::super::table::EFFECTIVE_TIME_CLASS => ["classical"; 4],
+        )
+        .unwrap();
+        let by = counts_from(&df).unwrap().all();
+        assert_eq!(by.0[&Band::Rated(2600)], [2, 2]);
+        assert_eq!(by.0[&Band::Rated(2500)], [1, 0]);
+        assert_eq!(by.0[&Band::Unrated], [1, 0]);
+        assert_eq!(kind(&by, false), Some(Kind::PlayersFiles));
+        let events = CollectedCounts([(Band::Unrated, [10, 1])].into());
+        assert_eq!(kind(&events, false), Some(Kind::Events));
+        assert_eq!(kind(&events, true), Some(Kind::PlatformExport));
+    }
+}
