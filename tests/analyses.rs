@@ -1013,3 +1013,66 @@ fn the_page_says_what_kind_of_sample_it_is() {
     assert!(html.contains("a platform's export"));
     assert!(!html.contains("id=\"sample-share\""));
 }
+
+/// Issue 47: the lead band table with and without the games classical
+/// only by presumption. Forty over-the-board games with a classical time
+/// control (all drawn) and forty with none (all decisive): the table gives
+/// both rates for their band.
+#[test]
+fn the_band_table_is_shown_without_the_presumed_classical_games() {
+    let dir = scratch("sensitivity");
+    let game = |i: usize, time_control: Option<&str>, result: &str| {
+        let tc = time_control.map_or(String::new(), |t| format!("[TimeControl \"{t}\"]\n"));
+        format!(
+            "[Event \"Club ch\"]\n[Site \"Riga LAT\"]\n[Date \"2010.01.01\"]\n[Round \"{i}\"]\n[White \"W{i}, A\"]\n\
+             [Black \"B{i}, B\"]\n[Result \"{result}\"]\n[WhiteElo \"2200\"]\n[BlackElo \"2210\"]\n{tc}\n\
+             1. e4 e5 2. Nf3 Nc6 {result}\n\n"
+        )
+    };
+    let text: String = (0..40)
+        .map(|i| game(i, Some("5400+30"), "1/2-1/2"))
+        .chain((40..80).map(|i| game(i, None, "1-0")))
+        .collect();
+    let input = dir.join("club.pgn");
+    std::fs::write(&input, text).unwrap();
+    let out = dir.join("out");
+    succeeded(
+        remis()
+            .arg("classify")
+            .arg(&input)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap(),
+    );
+    let table = common::read_table(&out.join("games.parquet"));
+    let by = common::strings(&table, "speed_by");
+    assert_eq!(
+        by.iter()
+            .filter(|b| b.as_deref() == Some("presumed"))
+            .count(),
+        40,
+        "{by:?}"
+    );
+    let page = dir.join("report.html");
+    succeeded(
+        remis()
+            .arg("report")
+            .arg(&out)
+            .arg("--out")
+            .arg(&page)
+            .output()
+            .unwrap(),
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    let table = &html[html
+        .find("id=\"sensitivity-table\"")
+        .expect("a sensitivity table")..];
+    let row = &table[table.find("2200–2299").expect("the band's row")..];
+    let row = &row[..row.find("</tr>").unwrap()];
+    // 80 games at 50 %; by evidence 40 at 100 %: +50 points.
+    assert!(
+        row.contains("<td>80</td><td>50.0%</td><td>40</td><td>100.0%</td><td>+50.0</td>"),
+        "{row}"
+    );
+}

@@ -219,6 +219,7 @@ impl<'a> SummaryBuilder<'a> {
         let names = first.add(rule_study::names_query(used.clone()));
         let players = first.add(players::query(used.clone()));
         let collection = first.add(collection::query(used.clone()));
+        let evidence = first.add(collection::evidence_query(used.clone()));
         let first = first.run()?;
 
         // The standings need this batch's games per event, the rule
@@ -276,6 +277,7 @@ impl<'a> SummaryBuilder<'a> {
             audit: audit::audit_from(first.get(audit_counts), &examples)?,
             players: players::PlayerCounts::default(),
             collection: collection::counts_from(first.get(collection))?,
+            evidence_bands: collection::evidence_from(first.get(evidence))?,
             rule_study,
         };
         // Players fold once, at the end: `Summary::absorb` would fold them

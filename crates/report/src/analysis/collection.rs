@@ -184,3 +184,59 @@ mod tests {
         assert_eq!(kind(&events, true), Some(Kind::PlatformExport));
     }
 }
+
+/// Games and draws by band, of the games whose speed was decided by
+/// evidence (`speed_by` is not `presumed`): the lead band table without
+/// the games classical only by presumption, a sensitivity check.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct EvidenceBands(
+    #[serde(with = "super::merge::pairs")] pub BTreeMap<Band, crate::study::Proportion>,
+);
+
+impl Merge for EvidenceBands {
+    fn absorb(&mut self, other: EvidenceBands) {
+        self.0.absorb(other.0);
+    }
+}
+
+/// The `speed_by` of a game classical for want of other evidence (and
+/// its name in tables classified before the word was chosen).
+pub const PRESUMED: [&str; 2] = ["presumed", "default"];
+
+pub fn evidence_query(used: LazyFrame) -> LazyFrame {
+    let [play, speed] = format_keys();
+    let by = Column::SpeedBy.col();
+    used.filter(
+        by.clone()
+            .neq(lit(PRESUMED[0]))
+            .and(by.neq(lit(PRESUMED[1])))
+            .fill_null(lit(false)),
+    )
+    .group_by([col(BAND), play, speed])
+    .agg([
+        len().cast(DataType::UInt64).alias("games"),
+        col(super::table::IS_DRAW)
+            .cast(DataType::UInt64)
+            .sum()
+            .alias("draws"),
+    ])
+}
+
+pub fn evidence_from(df: &DataFrame) -> Result<ByFormat<EvidenceBands>> {
+    by_format(df, |part| {
+        let band = part.column(BAND)?.i32()?;
+        let games = part.column("games")?.u64()?;
+        let draws = part.column("draws")?.u64()?;
+        let mut out = EvidenceBands::default();
+        for i in 0..part.height() {
+            out.0
+                .entry(band_of_row(band.get(i)))
+                .or_insert(crate::study::Proportion::new(0, 0))
+                .absorb(crate::study::Proportion::new(
+                    draws.get(i).unwrap_or(0),
+                    games.get(i).unwrap_or(0),
+                ));
+        }
+        Ok(out)
+    })
+}

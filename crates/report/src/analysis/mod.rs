@@ -256,6 +256,9 @@ pub struct Report {
     pub explanations: Vec<remis_core::explain::Trail>,
     /// What kind of sample the lead population is, with its counts by band.
     pub sample: Option<(collection::Kind, collection::CollectedCounts)>,
+    /// The lead population's games by band whose speed rests on evidence,
+    /// not on a presumption: the band table's sensitivity check.
+    pub evidence_bands: collection::EvidenceBands,
 }
 
 /// Opening groups a report lists.
@@ -297,6 +300,7 @@ pub fn report(loaded: &Loaded, config: &Config, with_rule_study: bool) -> Report
         rule_study,
         from_summaries: loaded.from_summaries,
         explanations: Vec::new(),
+        evidence_bands: summary.evidence_bands.of(lead),
         sample: {
             let counts = summary.collection.of(lead);
             let online = lead.play == Some(table::Play::Online);

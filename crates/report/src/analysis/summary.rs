@@ -66,6 +66,10 @@ pub struct Summary {
     /// is named after: what kind of sample the table is.
     #[serde(default)]
     pub collection: ByFormat<super::collection::CollectedCounts>,
+    /// Games and draws by band of the games whose speed was decided by
+    /// evidence, not presumed: the sensitivity check of the lead figures.
+    #[serde(default)]
+    pub evidence_bands: ByFormat<super::collection::EvidenceBands>,
 }
 
 impl Summary {
@@ -100,6 +104,7 @@ impl Merge for Summary {
         self.rule_study.absorb(other.rule_study);
         self.players.absorb(other.players);
         self.collection.absorb(other.collection);
+        self.evidence_bands.absorb(other.evidence_bands);
     }
 }
 
@@ -157,7 +162,7 @@ impl Config<'_> {
 }
 
 /// Bumped whenever the counts a summary holds change meaning.
-pub const FORMAT_VERSION: u32 = 11;
+pub const FORMAT_VERSION: u32 = 12;
 const FORMAT_NAME: &str = "remis-summary";
 
 /// The table a summary was made from, by its content: its size, its row

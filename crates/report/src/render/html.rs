@@ -114,6 +114,7 @@ pub fn render(
         &format,
     )?;
     sections::sample_note(&mut h, report, scheme);
+    sections::sensitivity(&mut h, report, scheme);
     sections::draw_types(&mut h, stats, scheme, &format)?;
     sections::lengths(&mut h, info, report)?;
     let presumed =

@@ -825,3 +825,84 @@ pub fn sample_note(h: &mut String, report: &crate::analysis::Report, scheme: &Ba
         &rows,
     ));
 }
+
+/// The lead band table with and without the games classical only by
+/// presumption (issue 47): each band's draw rate over all lead games and
+/// over those whose speed rests on evidence (a time control, an event's
+/// name). Only for over-the-board classical lead figures, where the
+/// presumption is made.
+pub fn sensitivity(h: &mut String, report: &crate::analysis::Report, scheme: &BandScheme) {
+    let lead = &report.aggregate.lead;
+    let classical = remis_table::schema::TimeClass::Classical.as_str();
+    if lead.play != Some(crate::analysis::table::Play::OverTheBoard)
+        || lead.speed.as_deref() != Some(classical)
+    {
+        return;
+    }
+    let all = &report.aggregate.stats.by_band;
+    let evidence = &report.evidence_bands.0;
+    let with_evidence: u64 = evidence.values().map(|p| p.n).sum();
+    let games: u64 = all.values().map(|p| p.n).sum();
+    if with_evidence == games {
+        return;
+    }
+    if with_evidence == 0 {
+        let _ = writeln!(
+            h,
+            "<p class=\"caption\" id=\"sensitivity\"><strong>Sensitivity to the presumption:</strong> none of the \
+             {} lead games is classical by evidence (no time control, no event name says so): every figure of \
+             the lead population rests on the presumption that a game over the board is classical unless its \
+             tags say otherwise. No table without the presumed games can be made.</p>",
+            thousands(games)
+        );
+        return;
+    }
+    let _ = write!(
+        h,
+        "<p class=\"caption\" id=\"sensitivity\"><strong>Sensitivity to the presumption:</strong> the band table \
+         with and without the {} lead games classical only by presumption ({} of {} are classical by evidence).</p>\
+         <div class=\"wide\"><table id=\"sensitivity-table\"><tr><th class=\"l\">Band</th><th>Games</th>\
+         <th>Draw rate</th><th>By evidence: games</th><th>Draw rate</th><th>Difference (points)</th></tr>",
+        thousands(games - with_evidence),
+        thousands(with_evidence),
+        thousands(games)
+    );
+    let mut rows = Vec::new();
+    let empty = Proportion::new(0, 0);
+    for (band, p) in all {
+        let e = evidence.get(band).unwrap_or(&empty);
+        let difference = match (p.rate(), e.rate()) {
+            (Some(a), Some(b)) if e.n >= MIN_CELL_GAMES => Some(100.0 * (b - a)),
+            _ => None,
+        };
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(&scheme.label(*band)),
+            thousands(p.n),
+            pct(p.rate()),
+            thousands(e.n),
+            pct(e.rate()),
+            difference.map_or("–".to_string(), |d| format!("{d:+.1}"))
+        );
+        rows.push(vec![
+            scheme.label(*band),
+            p.n.to_string(),
+            p.rate().map_or(String::new(), |r| format!("{r:.6}")),
+            e.n.to_string(),
+            e.rate().map_or(String::new(), |r| format!("{r:.6}")),
+        ]);
+    }
+    h.push_str("</table></div>\n");
+    h.push_str(&csv_download(
+        "sensitivity-presumed-classical.csv",
+        &[
+            "band",
+            "games",
+            "draw_rate",
+            "evidence_games",
+            "evidence_draw_rate",
+        ],
+        &rows,
+    ));
+}
