@@ -629,132 +629,6 @@ pub(super) fn game_length_table(
     table.finish_with(h, "</details>\n");
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::analysis::table::CubeRow;
-
-    fn stats(years: std::ops::Range<i16>, bands: &[Band]) -> DrawStats {
-        let rows: Vec<CubeRow> = years
-            .flat_map(|year| {
-                bands.iter().map(move |&band| CubeRow {
-                    band,
-                    year: Some(year),
-                    is_draw: false,
-                    draw_type: None,
-                    moves: None,
-                    games: 40,
-                })
-            })
-            .collect();
-        DrawStats::from_cube(&rows)
-    }
-
-    #[test]
-    fn the_standardised_rate_is_charted_and_tabled_beside_the_pooled_one() {
-        // Two bands drawing 30% and 60% each year; the mix moves from the
-        // lower band (2000: 300 and 100 games) to the higher (2001: 100
-        // and 300). Pooled: 37.5% and 52.5%; standardised to the mix of
-        // both years (half and half): 45.0% both years. 2002: the lower
-        // band alone (half the standard): marked, not charted.
-        let cell = |band, year, draws, games| {
-            [
-                CubeRow {
-                    band: Band::Rated(band),
-                    year: Some(year),
-                    is_draw: true,
-                    draw_type: Some("agreed".into()),
-                    moves: Some(30),
-                    games: draws,
-                },
-                CubeRow {
-                    band: Band::Rated(band),
-                    year: Some(year),
-                    is_draw: false,
-                    draw_type: None,
-                    moves: None,
-                    games: games - draws,
-                },
-            ]
-        };
-        let rows: Vec<CubeRow> = [
-            cell(20, 2000, 90, 300),
-            cell(25, 2000, 60, 100),
-            cell(20, 2001, 30, 100),
-            cell(25, 2001, 180, 300),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
-        let s = DrawStats::from_cube(&rows);
-        let mut h = String::new();
-        standardised_by_year(&mut h, &s, &BandScheme::width(100), YearBins::NONE).unwrap();
-        assert!(
-            h.contains("the standard: 2000–2099 50.0%, 2500–2599 50.0%"),
-            "{h}"
-        );
-        assert!(h.contains("id=\"chart-year-standardised-title\""));
-        for (year, pooled) in [(2000, "37.5%"), (2001, "52.5%")] {
-            assert!(
-                h.contains(&format!(
-                    "<td class=\"l\">{year}</td><td>400</td><td>{pooled}</td>"
-                )),
-                "{year}"
-            );
-            let row = &h[h.find(&format!("<td class=\"l\">{year}</td>")).unwrap()..];
-            let row = &row[..row.find("</tr>").unwrap()];
-            assert!(
-                row.contains("<td>400</td><td>2</td><td>100.0%</td><td>45.0%</td>"),
-                "{row}"
-            );
-        }
-        let csv = &h[h
-            .find("download=\"draw-rate-by-year-standardised.csv\"")
-            .unwrap()..];
-        assert!(csv.contains(
-            "years%2Cgames%2Cdraws%2Cpooled_draw_rate%2Cpooled_ci95_low%2Cpooled_ci95_high%2C\
-             standardised_games%2Cbands%2Cstandard_share%2Cstandardised_draw_rate%2C\
-             standardised_ci95_low%2Cstandardised_ci95_high%2Ccharted%0A"
-        ));
-        assert!(csv.contains("%0A2001%2C400%2C210%2C0.5250%2C"));
-        assert!(csv.contains("%2C400%2C2%2C1.0000%2C0.4500%2C"));
-        // A year whose bands hold half the standard: in the table, marked.
-        let rows: Vec<CubeRow> = rows.into_iter().chain(cell(20, 2002, 10, 50)).collect();
-        let mut h = String::new();
-        let s = DrawStats::from_cube(&rows);
-        standardised_by_year(&mut h, &s, &BandScheme::width(100), YearBins::NONE).unwrap();
-        let row = &h[h.find("<td class=\"l\">2002</td>").unwrap()..];
-        let row = &row[..row.find("</tr>").unwrap()];
-        assert!(row.contains("20.0%*"), "{row}");
-        assert!(h.contains("%2Cfalse%0A"));
-    }
-
-    #[test]
-    fn band_by_year_prints_in_parts_each_with_the_band_labels() {
-        let bands = [Band::Rated(24), Band::Rated(25), Band::Unrated];
-        let s = stats(1990..2015, &bands);
-        let scheme = BandScheme::width(100);
-        let mut h = String::new();
-        heatmap(&mut h, &s, &scheme, YearBins::NONE, "", None);
-        let print = &h[h.find("class=\"print-only\"").unwrap()..];
-        let print = &print[..print.find("</div>").unwrap()];
-        // 25 years: parts of 10, 10 and 5 years.
-        assert_eq!(print.matches("<table>").count(), 3);
-        for band in bands {
-            assert_eq!(print.matches(&scheme.label(band)).count(), 3, "{band:?}");
-        }
-        for year in 1990..2015 {
-            assert_eq!(print.matches(&format!("<th>{year}</th>")).count(), 1);
-        }
-        // The bands' totals once, in the last part.
-        assert_eq!(print.matches("class=\"total\">All").count(), 1);
-        assert!(print.rfind("All").unwrap() > print.find("<th>2010</th>").unwrap());
-        // On screen, one table with every year.
-        let screen = &h[h.find("screen-only").unwrap()..h.find("print-only").unwrap()];
-        assert_eq!(screen.matches("<table>").count(), 1);
-    }
-}
-
 /// What kind of sample the lead population is, and what that does to its
 /// band rates; for a collection of players' files, the share of each
 /// band's games with a player the file is named after.
@@ -905,4 +779,130 @@ pub fn sensitivity(h: &mut String, report: &crate::analysis::Report, scheme: &Ba
         ],
         &rows,
     ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::table::CubeRow;
+
+    fn stats(years: std::ops::Range<i16>, bands: &[Band]) -> DrawStats {
+        let rows: Vec<CubeRow> = years
+            .flat_map(|year| {
+                bands.iter().map(move |&band| CubeRow {
+                    band,
+                    year: Some(year),
+                    is_draw: false,
+                    draw_type: None,
+                    moves: None,
+                    games: 40,
+                })
+            })
+            .collect();
+        DrawStats::from_cube(&rows)
+    }
+
+    #[test]
+    fn the_standardised_rate_is_charted_and_tabled_beside_the_pooled_one() {
+        // Two bands drawing 30% and 60% each year; the mix moves from the
+        // lower band (2000: 300 and 100 games) to the higher (2001: 100
+        // and 300). Pooled: 37.5% and 52.5%; standardised to the mix of
+        // both years (half and half): 45.0% both years. 2002: the lower
+        // band alone (half the standard): marked, not charted.
+        let cell = |band, year, draws, games| {
+            [
+                CubeRow {
+                    band: Band::Rated(band),
+                    year: Some(year),
+                    is_draw: true,
+                    draw_type: Some("agreed".into()),
+                    moves: Some(30),
+                    games: draws,
+                },
+                CubeRow {
+                    band: Band::Rated(band),
+                    year: Some(year),
+                    is_draw: false,
+                    draw_type: None,
+                    moves: None,
+                    games: games - draws,
+                },
+            ]
+        };
+        let rows: Vec<CubeRow> = [
+            cell(20, 2000, 90, 300),
+            cell(25, 2000, 60, 100),
+            cell(20, 2001, 30, 100),
+            cell(25, 2001, 180, 300),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let s = DrawStats::from_cube(&rows);
+        let mut h = String::new();
+        standardised_by_year(&mut h, &s, &BandScheme::width(100), YearBins::NONE).unwrap();
+        assert!(
+            h.contains("the standard: 2000–2099 50.0%, 2500–2599 50.0%"),
+            "{h}"
+        );
+        assert!(h.contains("id=\"chart-year-standardised-title\""));
+        for (year, pooled) in [(2000, "37.5%"), (2001, "52.5%")] {
+            assert!(
+                h.contains(&format!(
+                    "<td class=\"l\">{year}</td><td>400</td><td>{pooled}</td>"
+                )),
+                "{year}"
+            );
+            let row = &h[h.find(&format!("<td class=\"l\">{year}</td>")).unwrap()..];
+            let row = &row[..row.find("</tr>").unwrap()];
+            assert!(
+                row.contains("<td>400</td><td>2</td><td>100.0%</td><td>45.0%</td>"),
+                "{row}"
+            );
+        }
+        let csv = &h[h
+            .find("download=\"draw-rate-by-year-standardised.csv\"")
+            .unwrap()..];
+        assert!(csv.contains(
+            "years%2Cgames%2Cdraws%2Cpooled_draw_rate%2Cpooled_ci95_low%2Cpooled_ci95_high%2C\
+             standardised_games%2Cbands%2Cstandard_share%2Cstandardised_draw_rate%2C\
+             standardised_ci95_low%2Cstandardised_ci95_high%2Ccharted%0A"
+        ));
+        assert!(csv.contains("%0A2001%2C400%2C210%2C0.5250%2C"));
+        assert!(csv.contains("%2C400%2C2%2C1.0000%2C0.4500%2C"));
+        // A year whose bands hold half the standard: in the table, marked.
+        let rows: Vec<CubeRow> = rows.into_iter().chain(cell(20, 2002, 10, 50)).collect();
+        let mut h = String::new();
+        let s = DrawStats::from_cube(&rows);
+        standardised_by_year(&mut h, &s, &BandScheme::width(100), YearBins::NONE).unwrap();
+        let row = &h[h.find("<td class=\"l\">2002</td>").unwrap()..];
+        let row = &row[..row.find("</tr>").unwrap()];
+        assert!(row.contains("20.0%*"), "{row}");
+        assert!(h.contains("%2Cfalse%0A"));
+    }
+
+    #[test]
+    fn band_by_year_prints_in_parts_each_with_the_band_labels() {
+        let bands = [Band::Rated(24), Band::Rated(25), Band::Unrated];
+        let s = stats(1990..2015, &bands);
+        let scheme = BandScheme::width(100);
+        let mut h = String::new();
+        heatmap(&mut h, &s, &scheme, YearBins::NONE, "", None);
+        let print = &h[h.find("class=\"print-only\"").unwrap()..];
+        let print = &print[..print.find("</div>").unwrap()];
+        // 25 years: parts of 10, 10 and 5 years.
+        assert_eq!(print.matches("<table>").count(), 3);
+        for band in bands {
+            assert_eq!(print.matches(&scheme.label(band)).count(), 3, "{band:?}");
+        }
+        for year in 1990..2015 {
+            assert_eq!(print.matches(&format!("<th>{year}</th>")).count(), 1);
+        }
+        // The bands' totals once, in the last part.
+        assert_eq!(print.matches("class=\"total\">All").count(), 1);
+        assert!(print.rfind("All").unwrap() > print.find("<th>2010</th>").unwrap());
+        // On screen, one table with every year.
+        let screen = &h[h.find("screen-only").unwrap()..h.find("print-only").unwrap()];
+        assert_eq!(screen.matches("<table>").count(), 1);
+    }
 }
