@@ -223,7 +223,7 @@ impl std::fmt::Display for Place {
 }
 
 /// The names of the files a folder's walk reads (`classify --help` and the
-/// README list them; `tests/help_texts.rs` checks they agree).
+/// README list them; `tests/it/help_texts.rs` checks they agree).
 pub const FOLDER_SUFFIXES: [&str; 6] = [
     ".pgn", ".pgn.gz", ".pgn.bz2", ".pgn.zst", ".zip", ".parquet",
 ];

@@ -7,7 +7,7 @@
 //! the whole table, as long as its events of at most 10,000 games hold at
 //! most [`PAIRINGS_KEPT`] games, their standings at most
 //! [`scoring::STANDINGS_KEPT`] (event, player) entries, and the table at
-//! most [`PLAYERS_UNFOLDED`] named players (`tests/summaries.rs` holds
+//! most [`PLAYERS_UNFOLDED`] named players (`tests/it/summaries.rs` holds
 //! the two equal on every fixture, cut into batches of a few rows):
 //! - every count is a sum over games, and the examples are the first rows
 //!   in table order;
@@ -63,7 +63,7 @@ pub const PAIRINGS_KEPT: usize = 1 << 20;
 /// The columns the summary's queries read (whatever the filters): a row
 /// group handed over keeps only these while it waits to be counted. A
 /// query that reads another column fails here at once (every fixture's
-/// summary is counted this way in `tests/summaries.rs`).
+/// summary is counted this way in `tests/it/summaries.rs`).
 const READ: [Column; 39] = [
     Column::AutomaticDrawPly,
     Column::Black,

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use polars::prelude::SerReader;
 use remis_report::analysis::{self, Merge, Settings, Summary, summary};
 
-mod common;
+use crate::common;
 use common::{Scratch, default_settings, remis, scratch, succeeded};
 
 /// The sample's PGN text, cut into `parts` files of whole games in order.

@@ -9,7 +9,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-mod common;
+use crate::common;
 use common::{games, read_table, remis, scratch, stderr, succeeded};
 
 fn run(args: &[&std::ffi::OsStr]) -> Output {

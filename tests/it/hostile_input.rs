@@ -1,6 +1,6 @@
 //! Hostile input, second round (issue 19): the cases a second trial found
 //! breaking the promises of docs/reliability.md, each reproduced here.
-//! (Parquet cells and row groups are in tests/parquet_input.rs.)
+//! (Parquet cells and row groups are in tests/it/parquet_input.rs.)
 
 use std::{
     fs::File,
@@ -12,7 +12,7 @@ use std::{
 
 use polars::prelude::*;
 
-mod common;
+use crate::common;
 use common::{Scratch, games, read_table, remis, scratch, stderr, strings as column};
 
 fn classify(input: &Path, out: &Path, extra: &[&str]) -> Output {

@@ -8,7 +8,7 @@ use polars::lazy::dsl::min_horizontal;
 use polars::prelude::*;
 use remis_table::schema::Column as C;
 
-mod common;
+use crate::common;
 use common::{Scratch, remis, scratch, succeeded};
 
 /// A small deterministic generator (the tests must not depend on luck).

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use remis_report::analysis::summary;
 
-mod common;
+use crate::common;
 use common::{default_settings, read_table, remis, scratch, stderr, succeeded};
 
 fn sample() -> PathBuf {

@@ -5,7 +5,7 @@
 
 use remis_core::input::FOLDER_SUFFIXES;
 
-mod common;
+use crate::common;
 use common::{remis, succeeded};
 
 /// The short help, where each option's values are listed on one line.

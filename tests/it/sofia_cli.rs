@@ -2,7 +2,7 @@
 //! rule against draws by agreement, its editions before and a control
 //! series, counted again from the table.
 
-mod common;
+use crate::common;
 use common::{read_table, remis, scratch, strings, succeeded, synthetic_pgn};
 
 #[test]

@@ -1,6 +1,4 @@
 //! Helpers shared by the integration tests that run the `remis` binary.
-// Each test crate uses its own subset of these.
-#![allow(dead_code)]
 
 use std::{
     fs::File,
@@ -20,10 +18,16 @@ pub fn remis() -> Command {
 /// The folder is removed when the returned [`Scratch`] is dropped, unless
 /// the test is failing: its files are kept for a look, and the path is
 /// printed. Keep the `Scratch` alive while its paths are in use.
+#[track_caller]
 pub fn scratch(name: &str) -> Scratch {
+    // Named after the calling module's file (all the modules are one test
+    // executable now, whose threads run at once): two modules may use the
+    // same name.
+    let caller = std::path::Path::new(std::panic::Location::caller().file())
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
     let dir = std::env::temp_dir().join(format!(
-        "remis-{}-{}-{name}",
-        env!("CARGO_CRATE_NAME"),
+        "remis-{caller}-{}-{name}",
         std::process::id()
     ));
     let _ = std::fs::remove_dir_all(&dir);

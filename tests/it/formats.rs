@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-mod common;
+use crate::common;
 use common::{remis, scratch, succeeded};
 
 /// Over-the-board classical games at a venue (mostly drawn) and online

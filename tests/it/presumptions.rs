@@ -2,7 +2,7 @@
 //! remis searches") is said so in the table, counted by the audit, and
 //! never overturns a recorded result.
 
-mod common;
+use crate::common;
 
 use common::*;
 

@@ -7,7 +7,7 @@ use std::{fs::File, path::Path};
 
 use polars::prelude::*;
 
-mod common;
+use crate::common;
 use common::{pgn_games as games, read_table, remis, scratch, succeeded, write_lichess_layout};
 
 /// Three months of games in the hub's layout, each month's file with the

@@ -13,7 +13,7 @@ use std::{
 
 use polars::prelude::*;
 
-mod common;
+use crate::common;
 use common::{games, read_table, remis, scratch, stderr, strings as column};
 
 fn run(args: &[&str]) -> Output {

@@ -12,7 +12,7 @@ use std::{
 use polars::prelude::*;
 use remis_core::rules::Ending;
 
-mod common;
+use crate::common;
 use common::{read_table, remis, scratch, strings, succeeded, synthetic_pgn};
 
 fn repo(path: &str) -> PathBuf {

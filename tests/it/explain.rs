@@ -3,7 +3,7 @@
 //! moves, positions, repetitions and helpmates are checked against
 //! python-chess in tests/python/test_explain.py.
 
-mod common;
+use crate::common;
 
 use common::{remis, scratch, succeeded};
 use remis_core::replay::GameReplayer;

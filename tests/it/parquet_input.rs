@@ -7,7 +7,7 @@ use std::{fs::File, path::Path};
 
 use polars::prelude::*;
 
-mod common;
+use crate::common;
 use common::{
     pgn_games as games, read_table, remis, scratch, strings as column, succeeded,
     write_lichess_layout,
