@@ -26,10 +26,7 @@ pub fn scratch(name: &str) -> Scratch {
     let caller = std::path::Path::new(std::panic::Location::caller().file())
         .file_stem()
         .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-    let dir = std::env::temp_dir().join(format!(
-        "remis-{caller}-{}-{name}",
-        std::process::id()
-    ));
+    let dir = std::env::temp_dir().join(format!("remis-{caller}-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     Scratch(dir)
