@@ -205,12 +205,15 @@ pub enum SanResolver {
 
 /// What the comment kept since the last move says about how the game
 /// ended, read once (at the result token, or at the end of a movetext
-/// without one); `None` when there is none or it is no wording.
-fn closing_wording(closing_set: &mut bool, closing: &[u8], text: &GameText) -> Option<Wording> {
-    if !std::mem::take(closing_set) {
+/// without one): the buffer is emptied; `None` when there is none or it is
+/// no wording.
+fn closing_wording(closing: &mut Vec<u8>, text: &GameText) -> Option<Wording> {
+    if closing.is_empty() {
         return None;
     }
-    Wording::read(closing, text.get(Field::White), text.get(Field::Black))
+    let wording = Wording::read(closing, text.get(Field::White), text.get(Field::Black));
+    closing.clear();
+    wording
 }
 
 /// Encodes a move compactly for the movetext hash.
@@ -237,9 +240,9 @@ pub struct GameReplayer {
     text_base: usize,
     last_comments: [Option<(usize, usize)>; 2],
     /// The last comment since the last move, when short enough to be a
-    /// wording of how the game ended (a buffer reused from game to game).
+    /// wording of how the game ended; empty when there is none (a buffer
+    /// reused from game to game).
     closing: Vec<u8>,
-    closing_set: bool,
     /// What the comment just before the result token says, read there.
     closing_comment: Option<Wording>,
 }
@@ -273,7 +276,6 @@ impl GameReplayer {
             text_base: 0,
             last_comments: [None, None],
             closing: Vec::with_capacity(MAX_WORDING_BYTES),
-            closing_set: false,
             closing_comment: None,
             cut: None,
             record: GameRecord::new(),
@@ -465,8 +467,7 @@ impl GameReplayer {
         );
         // A movetext without a result token may still end in the comment.
         if self.movetext_result.is_none() {
-            self.closing_comment =
-                closing_wording(&mut self.closing_set, &self.closing, &record.text);
+            self.closing_comment = closing_wording(&mut self.closing, &record.text);
         }
         if let Some(said) = self.closing_comment.take() {
             // The tag, when it gives a reason, is believed first; the
@@ -502,7 +503,7 @@ impl Visitor for GameReplayer {
 
     fn begin_tags(&mut self) -> ControlFlow<GameRecord> {
         self.movetext_result = None;
-        self.closing_set = false;
+        self.closing.clear();
         self.closing_comment = None;
         ControlFlow::Continue(())
     }
@@ -572,7 +573,7 @@ impl Visitor for GameReplayer {
             );
         }
         self.arbiter.play(m);
-        self.closing_set = false;
+        self.closing.clear();
         let record = &mut self.record;
         record.plies += 1;
         record.movetext_hash = fnv::mix(record.movetext_hash, move_code(m));
@@ -592,10 +593,8 @@ impl Visitor for GameReplayer {
         }
         // Kept only while no move follows; read at the result token.
         let body = comment.0.trim_ascii();
-        self.closing_set =
-            body.len() <= MAX_WORDING_BYTES && body.first().is_some_and(u8::is_ascii_alphanumeric);
-        if self.closing_set {
-            self.closing.clear();
+        self.closing.clear();
+        if body.len() <= MAX_WORDING_BYTES && body.first().is_some_and(u8::is_ascii_alphanumeric) {
             self.closing.extend_from_slice(body);
         }
         ControlFlow::Continue(())
@@ -607,8 +606,7 @@ impl Visitor for GameReplayer {
             Outcome::Known(KnownOutcome::Draw) => GameResult::Draw,
             Outcome::Unknown => GameResult::Unknown,
         });
-        self.closing_comment =
-            closing_wording(&mut self.closing_set, &self.closing, &self.record.text);
+        self.closing_comment = closing_wording(&mut self.closing, &self.record.text);
         ControlFlow::Continue(())
     }
 
