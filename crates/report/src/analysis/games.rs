@@ -444,6 +444,23 @@ pub struct FormatCounts {
     pub lengths: BTreeMap<u32, u64>,
 }
 
+impl FormatCounts {
+    /// Each time class's drawn games by draw type (a name no longer known
+    /// counted as `Other`): the draw-type mix the chart and its table show.
+    pub fn draw_mixes_by_class(&self) -> BTreeMap<String, BTreeMap<DrawType, u64>> {
+        let mut mixes: BTreeMap<String, BTreeMap<DrawType, u64>> = BTreeMap::new();
+        for ((class, kind), &n) in &self.draw_types_by_class {
+            let kind = DrawType::from_name(kind).unwrap_or(DrawType::Other);
+            *mixes
+                .entry(class.clone())
+                .or_default()
+                .entry(kind)
+                .or_insert(0) += n;
+        }
+        mixes
+    }
+}
+
 impl Merge for FormatCounts {
     fn absorb(&mut self, other: FormatCounts) {
         self.by_play.absorb(other.by_play);

@@ -184,11 +184,13 @@ fn with_populations(page: String, aggregate: &crate::analysis::Aggregate) -> Str
     let lead = escape(&aggregate.population.label());
     let lead_games = aggregate.population.games;
     let used = aggregate.everyone.games;
-    let line = |whose: Whose| match whose {
+    // Where the lead population is every game used, the two are one.
+    let one = |whose: Whose| match whose {
+        Whose::Everyone if aggregate.lead_is_all => Whose::Lead,
+        other => other,
+    };
+    let line = |whose: Whose| match one(whose) {
         Whose::Lead => format!(
-            "<p class=\"population\" data-whose=\"lead\" data-games=\"{lead_games}\"><strong>Counts:</strong> {lead}.</p>"
-        ),
-        Whose::Everyone if aggregate.lead_is_all => format!(
             "<p class=\"population\" data-whose=\"lead\" data-games=\"{lead_games}\"><strong>Counts:</strong> {lead}.</p>"
         ),
         Whose::Everyone => format!(

@@ -660,15 +660,7 @@ pub fn class_order(classes: &mut [String]) {
 /// 100% stacked bars: the draw-type mix of each time class (classes with
 /// at least 30 draws).
 pub fn draw_mix_by_class(format: &FormatCounts) -> Result<String> {
-    let mut mixes: BTreeMap<String, BTreeMap<DrawType, u64>> = BTreeMap::new();
-    for ((class, kind), &n) in &format.draw_types_by_class {
-        let kind = DrawType::from_name(kind).unwrap_or(DrawType::Other);
-        *mixes
-            .entry(class.clone())
-            .or_default()
-            .entry(kind)
-            .or_insert(0) += n;
-    }
+    let mut mixes = format.draw_mixes_by_class();
     mixes.retain(|_, m| m.values().sum::<u64>() >= MIN_CELL_GAMES);
     if mixes.len() < 2 {
         return Ok(String::new());

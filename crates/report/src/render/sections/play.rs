@@ -188,15 +188,7 @@ pub fn time_classes(
 /// The draws of each time class by draw type: the numbers of the chart of
 /// how each class's draws happened (a row per class and draw type).
 pub(super) fn draw_types_by_class_table(h: &mut String, format: &FormatCounts) {
-    let mut mixes: BTreeMap<String, BTreeMap<DrawType, u64>> = BTreeMap::new();
-    for ((class, kind), &n) in &format.draw_types_by_class {
-        let kind = DrawType::from_name(kind).unwrap_or(DrawType::Other);
-        *mixes
-            .entry(class.clone())
-            .or_default()
-            .entry(kind)
-            .or_insert(0) += n;
-    }
+    let mixes = format.draw_mixes_by_class();
     let mut classes: Vec<String> = mixes.keys().cloned().collect();
     charts::class_order(&mut classes);
     let mut table = PageTable::with_layout(
