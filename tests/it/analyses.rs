@@ -635,25 +635,13 @@ fn rating_gap_openings_time_classes_and_clocks() {
 fn every_section_counts_the_population_it_names() {
     let dir = scratch("populations");
     let out = dir.join("sample");
-    succeeded(
-        remis()
-            .arg("classify")
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("data"))
-            .arg("--out")
-            .arg(&out)
-            .output()
-            .unwrap(),
+    common::succeed(
+        "classify",
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("data"),
+        &out,
     );
     let page_path = dir.join("report.html");
-    succeeded(
-        remis()
-            .arg("report")
-            .arg(&out)
-            .arg("--out")
-            .arg(&page_path)
-            .output()
-            .unwrap(),
-    );
+    common::succeed("report", &out, &page_path);
     let page = std::fs::read_to_string(&page_path).unwrap();
     let number = |text: &str| -> u64 {
         text.chars()
@@ -878,15 +866,7 @@ fn every_chart_has_its_table_and_csv() {
         ),
     ] {
         let out = dir.join(name);
-        succeeded(
-            remis()
-                .arg("classify")
-                .arg(&source)
-                .arg("--out")
-                .arg(&out)
-                .output()
-                .unwrap(),
-        );
+        common::succeed("classify", &source, &out);
         let page_path = out.join("report.html");
         succeeded(
             remis()
@@ -958,25 +938,9 @@ fn the_page_says_what_kind_of_sample_it_is() {
     std::fs::write(files.join("Tal.pgn"), tal + &other).unwrap();
     std::fs::write(files.join("Keres.pgn"), keres).unwrap();
     let out = dir.join("out");
-    succeeded(
-        remis()
-            .arg("classify")
-            .arg(&files)
-            .arg("--out")
-            .arg(&out)
-            .output()
-            .unwrap(),
-    );
+    common::succeed("classify", &files, &out);
     let page = dir.join("report.html");
-    succeeded(
-        remis()
-            .arg("report")
-            .arg(&out)
-            .arg("--out")
-            .arg(&page)
-            .output()
-            .unwrap(),
-    );
+    common::succeed("report", &out, &page);
     let html = std::fs::read_to_string(&page).unwrap();
     let note = &html[html.find("id=\"sample-kind\"").expect("a sample note")..];
     assert!(
@@ -990,25 +954,13 @@ fn the_page_says_what_kind_of_sample_it_is() {
     assert!(share.contains("sample-share-by-band.csv"));
 
     let sample = dir.join("sample");
-    succeeded(
-        remis()
-            .arg("classify")
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("data"))
-            .arg("--out")
-            .arg(&sample)
-            .output()
-            .unwrap(),
+    common::succeed(
+        "classify",
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("data"),
+        &sample,
     );
     let page = dir.join("sample.html");
-    succeeded(
-        remis()
-            .arg("report")
-            .arg(&sample)
-            .arg("--out")
-            .arg(&page)
-            .output()
-            .unwrap(),
-    );
+    common::succeed("report", &sample, &page);
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("a platform's export"));
     assert!(!html.contains("id=\"sample-share\""));
@@ -1036,15 +988,7 @@ fn the_band_table_is_shown_without_the_presumed_classical_games() {
     let input = dir.join("club.pgn");
     std::fs::write(&input, text).unwrap();
     let out = dir.join("out");
-    succeeded(
-        remis()
-            .arg("classify")
-            .arg(&input)
-            .arg("--out")
-            .arg(&out)
-            .output()
-            .unwrap(),
-    );
+    common::succeed("classify", &input, &out);
     let table = common::read_table(&out.join("games.parquet"));
     let by = common::strings(&table, "speed_by");
     assert_eq!(
@@ -1055,15 +999,7 @@ fn the_band_table_is_shown_without_the_presumed_classical_games() {
         "{by:?}"
     );
     let page = dir.join("report.html");
-    succeeded(
-        remis()
-            .arg("report")
-            .arg(&out)
-            .arg("--out")
-            .arg(&page)
-            .output()
-            .unwrap(),
-    );
+    common::succeed("report", &out, &page);
     let html = std::fs::read_to_string(&page).unwrap();
     let table = &html[html
         .find("id=\"sensitivity-table\"")

@@ -69,6 +69,20 @@ impl AsRef<std::ffi::OsStr> for Scratch {
     }
 }
 
+/// `remis COMMAND INPUT --out OUT`, which must succeed (a `classify` of
+/// files or a folder, a `report` of tables into a page).
+pub fn succeed(command: &str, input: &Path, out: &Path) -> Output {
+    succeeded(
+        remis()
+            .arg(command)
+            .arg(input)
+            .arg("--out")
+            .arg(out)
+            .output()
+            .unwrap(),
+    )
+}
+
 /// The output of a run that must have succeeded; its stderr otherwise.
 pub fn succeeded(output: Output) -> Output {
     assert!(

@@ -445,26 +445,7 @@ mod tests {
         let year = (circles[1] - circles[0]).abs();
         // The band's lines (stroke width 2): the two steps, and the line
         // from 2010 to 2011; none spans a decade and a single year.
-        let lines: Vec<Vec<(f64, f64)>> = svg
-            .split("<polyline")
-            .skip(1)
-            .filter(|p| p.contains("stroke-width=\"2\""))
-            .map(|p| {
-                let list = p
-                    .split("points=\"")
-                    .nth(1)
-                    .unwrap()
-                    .split('"')
-                    .next()
-                    .unwrap();
-                list.split_whitespace()
-                    .map(|xy| {
-                        let (x, y) = xy.split_once(',').unwrap();
-                        (x.parse().unwrap(), y.parse().unwrap())
-                    })
-                    .collect()
-            })
-            .collect();
+        let lines = band_lines(&svg);
         assert_eq!(lines.len(), 3, "{lines:?}");
         let steps: Vec<&Vec<(f64, f64)>> = lines
             .iter()
@@ -475,6 +456,25 @@ mod tests {
             let ratio = (step[1].0 - step[0].0) / year;
             assert!((ratio - 10.0).abs() < 0.5, "{step:?}: {ratio} years wide");
         }
+    }
+
+    /// The points of the bands' lines of a chart (stroke width 2; axes and
+    /// ticks are width 1, the legend's width 3).
+    fn band_lines(svg: &str) -> Vec<Vec<(f64, f64)>> {
+        svg.split("<polyline")
+            .skip(1)
+            .filter(|p| p.contains("stroke-width=\"2\""))
+            .map(|p| {
+                let list = p.split("points=\"").nth(1).unwrap();
+                list[..list.find('"').unwrap()]
+                    .split_whitespace()
+                    .map(|xy| {
+                        let (x, y) = xy.split_once(',').unwrap();
+                        (x.parse().unwrap(), y.parse().unwrap())
+                    })
+                    .collect()
+            })
+            .collect()
     }
 
     #[test]
@@ -489,21 +489,7 @@ mod tests {
         // The band's line (stroke width 2; axes and ticks are width 1, the
         // legend's width 3) is drawn as 2000–2001, then 2003 alone: no
         // polyline holds all three years.
-        let points: Vec<usize> = svg
-            .split("<polyline")
-            .skip(1)
-            .filter(|p| p.contains("stroke-width=\"2\""))
-            .map(|p| {
-                let list = p
-                    .split("points=\"")
-                    .nth(1)
-                    .unwrap()
-                    .split('"')
-                    .next()
-                    .unwrap();
-                list.split_whitespace().count()
-            })
-            .collect();
+        let points: Vec<usize> = band_lines(&svg).iter().map(Vec::len).collect();
         assert!(points.contains(&2), "{points:?}");
         assert!(points.iter().all(|&n| n <= 2), "{points:?}");
     }
