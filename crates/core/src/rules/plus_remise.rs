@@ -1,6 +1,6 @@
 //! Plus-remise: a scoring proposal in which no game is drawn. When classical
 //! chess would score a game as a draw, the final position's material decides
-//! (see `../shared/seeds/plusremise-nl.txt`, the proposal this follows):
+//! (the proposal this follows is set out in `docs/rules.md`, Plus-remise):
 //!
 //! 1. Count material: queen 9, rook 5, bishop 3, knight 3, pawn 1, and one
 //!    more for the bishop pair. More points wins.
