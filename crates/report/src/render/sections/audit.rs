@@ -188,7 +188,8 @@ pub fn audit_section(
              after which the opponent was taken as able to mate, because a side keeps a queen, rook or pawn in a \
              position without frozen pawns or forced lines. A presumption is not a proof: it lets a recorded \
              win on time stand and leaves a draw by agreement as agreed, but it never overturns a record. \
-             <code>remis classify --search-everywhere</code> searches every one of them.</p>",
+             <code>remis classify --exact</code> (the full search on every final position and flag fall, at the \
+             solver's own budget) leaves none: each of them is searched instead.</p>",
             thousands(audit.presumed_alive),
             thousands(audit.presumed_mateable)
         );
@@ -233,6 +234,8 @@ mod tests {
         let alive = format!("{} final positions taken as alive", thousands(12_345));
         assert!(p.contains(&alive), "{p}");
         assert!(p.contains("67 flag falls"), "{p}");
+        // The one word that removes them is named.
+        assert!(p.contains("<code>remis classify --exact</code>"), "{p}");
         assert!(p.find("</p>") < p.find("</section>"));
         // A table searched everywhere presumes nothing: no paragraph.
         assert!(!page(0, 0).contains("presumed"));
