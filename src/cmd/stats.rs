@@ -85,15 +85,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
             aggregate.everyone.statement()
         )
     };
+    let (players, players_of_lead) =
+        analysis::players_of(summary, &aggregate, views::PLAYERS_LISTED);
     let population = match view {
         View::TimeClasses => format!("formats compared: {}", aggregate.everyone.statement()),
+        View::Players if players_of_lead => lead_statement,
         View::Players | View::Clocks | View::Audit => everyone,
         View::Draws | View::Outcomes | View::Gap | View::Openings => lead_statement,
     };
     let mut table = match view {
         View::Audit => {
             let mut out = remis_core::excerpt::TerminalSafe(std::io::stdout().lock());
-            views::write_audit(&mut out, &summary.audit, args.format)?;
+            views::write_audit(&mut out, &summary.audit, &population, args.format)?;
             return Ok(ExitCode::SUCCESS);
         }
         View::Draws => views::draws_table(&aggregate.stats, scheme, args.by_band),
@@ -108,11 +111,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             analysis::TOP_OPENINGS,
         )),
         View::TimeClasses => views::time_classes_table(&summary.time_classes, scheme),
-        View::Players => views::players_table(&remis_report::analysis::players::concentration(
-            &summary.players,
-            aggregate.all.overall(),
-            views::PLAYERS_LISTED,
-        )),
+        View::Players => views::players_table(&players),
         View::Clocks => views::clocks_table(&summary.clocks),
     };
     table.population = Some(population);

@@ -766,6 +766,14 @@ fn every_section_counts_the_population_it_names() {
             assert!(row["population"].is_string(), "{view}: {row}");
         }
     }
+    // The audit is one document, not rows: it names its population too.
+    let audit = default_stats(&out.join("games.parquet"), "audit");
+    assert!(
+        audit["population"]
+            .as_str()
+            .is_some_and(|p| p.contains("every game used")),
+        "{audit}"
+    );
     let outcomes = default_stats(&out.join("games.parquet"), "outcomes");
     let all = outcomes
         .as_array()
@@ -1011,4 +1019,133 @@ fn the_band_table_is_shown_without_the_presumed_classical_games() {
         row.contains("<td>80</td><td>50.0%</td><td>40</td><td>100.0%</td><td>+50.0</td>"),
         "{row}"
     );
+}
+
+/// Issue 47: the Players section and the length chart count the lead
+/// population, as the band tables do. Two players meet in three
+/// over-the-board classical games and four blitz games of the same club,
+/// two others in two classical games: by default each player's games are
+/// her classical ones (the blitz draws left out, as the lead figures
+/// leave them out), and with `--play all` every game; the page's Players
+/// section says it counts the lead population, and its length table adds
+/// up to the lead's games.
+#[test]
+fn the_players_and_the_lengths_are_the_lead_populations() {
+    let dir = scratch("lead-players");
+    let game = |white: &str, black: &str, result: &str, control: &str, round: usize| {
+        format!(
+            "[Event \"Club\"]\n[Site \"Berlin GER\"]\n[Date \"2001.05.01\"]\n[Round \"{round}\"]\n\
+             [White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n[WhiteElo \"2600\"]\n\
+             [BlackElo \"2610\"]\n[TimeControl \"{control}\"]\n\n1. e4 e5 2. Nf3 Nc6 {result}\n\n"
+        )
+    };
+    let mut pgn = String::new();
+    for (round, result) in ["1/2-1/2", "1-0", "0-1"].into_iter().enumerate() {
+        pgn += &game("Alpha, Anna", "Beta, Berta", result, "5400+30", round);
+    }
+    for (round, result) in ["1/2-1/2", "1/2-1/2", "1-0", "0-1"].into_iter().enumerate() {
+        pgn += &game("Alpha, Anna", "Beta, Berta", result, "180+2", 10 + round);
+    }
+    for (round, result) in ["1/2-1/2", "1-0"].into_iter().enumerate() {
+        pgn += &game("Gamma, Carl", "Delta, Dora", result, "5400+30", 20 + round);
+    }
+    let source = dir.join("games.pgn");
+    std::fs::write(&source, pgn).unwrap();
+    let out = dir.join("out");
+    common::succeed("classify", &source, &out);
+
+    // Each player's games and draws, as polars counts them in the table.
+    let df = LazyFrame::scan_parquet(
+        PlRefPath::new(out.join("games.parquet").to_str().unwrap()),
+        Default::default(),
+    )
+    .unwrap()
+    .collect()
+    .unwrap();
+    let counted = |player: &str, classical_only: bool| -> (u64, u64) {
+        let mut rows = df.clone().lazy().filter(
+            col("white")
+                .eq(lit(player))
+                .or(col("black").eq(lit(player))),
+        );
+        if classical_only {
+            rows = rows.filter(col("speed").eq(lit("classical")));
+        }
+        let rows = rows.collect().unwrap();
+        let results = rows
+            .column("result")
+            .unwrap()
+            .cast(&DataType::String)
+            .unwrap();
+        let results = results.str().unwrap();
+        let draws = (0..results.len())
+            .filter(|&i| results.get(i) == Some("1/2-1/2"))
+            .count() as u64;
+        (rows.height() as u64, draws)
+    };
+    let players = |extra: &[&str]| -> serde_json::Value {
+        let output = remis()
+            .args(["stats", out.to_str().unwrap(), "--view", "players"])
+            .args(["--format", "json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        serde_json::from_slice(&succeeded(output).stdout).unwrap()
+    };
+    let row = |rows: &serde_json::Value, player: &str| -> (u64, u64, String) {
+        let row = rows
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["player"] == player)
+            .unwrap_or_else(|| panic!("{player} in {rows}"));
+        (
+            row["games"].as_u64().unwrap(),
+            row["draws"].as_u64().unwrap(),
+            row["population"].as_str().unwrap().to_string(),
+        )
+    };
+    let lead = players(&[]);
+    let (games, draws, population) = row(&lead, "Alpha, Anna");
+    assert_eq!((games, draws), counted("Alpha, Anna", true));
+    assert_eq!(games, 3, "her classical games only");
+    assert!(
+        population.starts_with("over-the-board classical games: 5 of the 9"),
+        "{population}"
+    );
+    let every = players(&["--play", "all"]);
+    let (games, draws, _) = row(&every, "Alpha, Anna");
+    assert_eq!((games, draws), counted("Alpha, Anna", false));
+    assert_eq!(games, 7);
+
+    let page = dir.join("report.html");
+    common::succeed("report", &out, &page);
+    let html = std::fs::read_to_string(&page).unwrap();
+    let section = &html[html
+        .find("<section id=\"players\">")
+        .expect("players of the lead")..];
+    let section = &section[..section.find("</section>").unwrap()];
+    assert!(
+        section.contains("data-whose=\"lead\" data-games=\"5\""),
+        "{section}"
+    );
+    assert!(section.contains("play the 5 games counted"), "{section}");
+    // The length chart's numbers: the lead's 5 games, not the 9 used.
+    let table_start = html
+        .find("The chart's numbers: the games counted by length")
+        .expect("the length chart's table");
+    let table = &html[table_start..];
+    let table = &table[..table.find("</table>").unwrap()];
+    let games_column: u64 = table
+        .split("<tr>")
+        .skip(2)
+        .filter_map(|row| {
+            let cell = row.split("<td>").nth(1)?;
+            cell[..cell.find("</td>")?]
+                .replace(',', "")
+                .parse::<u64>()
+                .ok()
+        })
+        .sum();
+    assert_eq!(games_column, 5, "{table}");
 }

@@ -276,19 +276,27 @@ impl<'a> SummaryBuilder<'a> {
             scoring,
             audit: audit::audit_from(first.get(audit_counts), &examples)?,
             players: players::PlayerCounts::default(),
+            classical_players: players::PlayerCounts::default(),
             collection: collection::counts_from(first.get(collection))?,
             evidence_bands: collection::evidence_from(first.get(evidence))?,
             rule_study,
         };
         // Players fold once, at the end: `Summary::absorb` would fold them
         // at every batch.
+        let batch_players = first.get(players);
         let mut players_so_far = std::mem::take(&mut self.counts.players);
-        players_so_far.absorb_unfolded(players::counts_from(first.get(players))?);
-        if players_so_far.by_name.len() > PLAYERS_UNFOLDED {
-            players_so_far.fold_past_cap();
+        let mut classical_so_far = std::mem::take(&mut self.counts.classical_players);
+        players_so_far.absorb_unfolded(players::counts_from(batch_players)?);
+        classical_so_far
+            .absorb_unfolded(players::counts_from(&players::classical(batch_players)?)?);
+        for counts in [&mut players_so_far, &mut classical_so_far] {
+            if counts.by_name.len() > PLAYERS_UNFOLDED {
+                counts.fold_past_cap();
+            }
         }
         self.counts.absorb(part);
         self.counts.players = players_so_far;
+        self.counts.classical_players = classical_so_far;
 
         if !self.in_parts {
             self.keep_pairings(first.get(pairing_rows).clone())?;
@@ -335,6 +343,7 @@ impl<'a> SummaryBuilder<'a> {
             self.counts.scoring.pairings.absorb(pairings);
         }
         self.counts.players.fold_past_cap();
+        self.counts.classical_players.fold_past_cap();
         Ok(self.counts)
     }
 }

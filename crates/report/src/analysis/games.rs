@@ -431,7 +431,7 @@ pub fn clocks_from(df: &DataFrame) -> Result<Clocks> {
 // Format: online or over the board, time class, and game lengths.
 
 /// Games and draws by where and how fast they were played, draw types by
-/// time class, and the length of every game used.
+/// time class, and the length of every game used, by format.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FormatCounts {
     /// (play, effective time class, year) → draws among games.
@@ -440,8 +440,10 @@ pub struct FormatCounts {
     /// (effective time class, draw type) → drawn games.
     #[serde(with = "pairs")]
     pub draw_types_by_class: BTreeMap<(String, String), u64>,
-    /// Games used by their number of moves.
-    pub lengths: BTreeMap<u32, u64>,
+    /// Games used by their number of moves, kept apart by format so that
+    /// the length chart counts the lead population's games, as the drawn
+    /// games' lengths beside it do.
+    pub lengths: ByFormat<BTreeMap<u32, u64>>,
 }
 
 impl FormatCounts {
@@ -481,7 +483,8 @@ pub fn draw_types_by_class_query(used: LazyFrame) -> LazyFrame {
 }
 
 pub fn lengths_query(used: LazyFrame) -> LazyFrame {
-    used.group_by([Column::Moves.col()])
+    let [play, speed] = format_keys();
+    used.group_by([Column::Moves.col(), play, speed])
         .agg([len().cast(DataType::UInt64).alias("n")])
 }
 
@@ -514,13 +517,17 @@ pub fn format_from(
         );
         *out.draw_types_by_class.entry(key).or_insert(0) += n.get(i).unwrap_or(0);
     }
-    let moves = lengths.column(Column::Moves.name())?.u32()?;
-    let n = lengths.column("n")?.u64()?;
-    for i in 0..lengths.height() {
-        if let Some(m) = moves.get(i) {
-            *out.lengths.entry(m).or_insert(0) += n.get(i).unwrap_or(0);
+    out.lengths = by_format(lengths, |part| {
+        let moves = part.column(Column::Moves.name())?.u32()?;
+        let n = part.column("n")?.u64()?;
+        let mut counts = BTreeMap::new();
+        for i in 0..part.height() {
+            if let Some(m) = moves.get(i) {
+                *counts.entry(m).or_insert(0) += n.get(i).unwrap_or(0);
+            }
         }
-    }
+        Ok(counts)
+    })?;
     Ok(out)
 }
 

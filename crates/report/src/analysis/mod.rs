@@ -247,6 +247,10 @@ pub struct Report {
     /// How concentrated the games are on few players, and the draw rate's
     /// interval clustered by player.
     pub players: players::Concentration,
+    /// Whether `players` counts the lead population's games (else every
+    /// game used: the summary keeps the players of over-the-board
+    /// classical games apart, not of other formats).
+    pub players_of_lead: bool,
     /// The rule study, when a catalogue was given and some game matched it.
     pub rule_study: Option<rule_study::RuleStudy>,
     /// Tables whose counts came from their summary files.
@@ -266,6 +270,37 @@ pub const TOP_OPENINGS: usize = 15;
 /// Players the concentration table lists.
 pub const TOP_PLAYERS: usize = 10;
 
+/// The players of the lead population where the summary keeps them apart
+/// (over-the-board classical games), else of every game used; and whether
+/// they are the lead population's.
+pub fn players_of(
+    summary: &summary::Summary,
+    aggregate: &Aggregate,
+    top: usize,
+) -> (players::Concentration, bool) {
+    if aggregate.lead_is_all {
+        return (
+            players::concentration(&summary.players, aggregate.all.overall(), top),
+            true,
+        );
+    }
+    let lead = &aggregate.lead;
+    let classical = lead.play == Some(table::Play::OverTheBoard)
+        && lead.speed.as_deref() == Some(remis_table::schema::TimeClass::Classical.as_str());
+    if classical {
+        let counts = &summary.classical_players;
+        (
+            players::concentration(counts, aggregate.stats.overall(), top),
+            true,
+        )
+    } else {
+        (
+            players::concentration(&summary.players, aggregate.all.overall(), top),
+            false,
+        )
+    }
+}
+
 /// Every analysis of a report, from the merged counts.
 pub fn report(loaded: &Loaded, config: &Config, with_rule_study: bool) -> Report {
     let summary = &loaded.summary;
@@ -282,7 +317,7 @@ pub fn report(loaded: &Loaded, config: &Config, with_rule_study: bool) -> Report
     let aggregate = Aggregate::of(loaded, config.filters);
     let lead = aggregate.lead.clone();
     let lead = &lead;
-    let players = players::concentration(&summary.players, aggregate.all.overall(), TOP_PLAYERS);
+    let (players, players_of_lead) = players_of(summary, &aggregate, TOP_PLAYERS);
     Report {
         aggregate,
         // Of the lead population, as the band tables: the page's numbers
@@ -297,6 +332,7 @@ pub fn report(loaded: &Loaded, config: &Config, with_rule_study: bool) -> Report
         scoring: scoring::scoring_study(&summary.scoring),
         audit: summary.audit.clone(),
         players,
+        players_of_lead,
         rule_study,
         from_summaries: loaded.from_summaries,
         explanations: Vec::new(),

@@ -61,7 +61,13 @@ pub struct Summary {
     pub scoring: ScoringCounts,
     pub audit: Audit,
     pub rule_study: RuleStudyCounts,
+    /// The players of every game used.
     pub players: PlayerCounts,
+    /// The players of the over-the-board classical games: the lead
+    /// population's whenever the data hold any (`LeadFormat::of`), so that
+    /// the Players section counts the games the band tables count.
+    #[serde(default)]
+    pub classical_players: PlayerCounts,
     /// Games by format and band, and those with a player their source file
     /// is named after: what kind of sample the table is.
     #[serde(default)]
@@ -103,6 +109,7 @@ impl Merge for Summary {
         self.audit.absorb(other.audit);
         self.rule_study.absorb(other.rule_study);
         self.players.absorb(other.players);
+        self.classical_players.absorb(other.classical_players);
         self.collection.absorb(other.collection);
         self.evidence_bands.absorb(other.evidence_bands);
     }
@@ -162,7 +169,7 @@ impl Config<'_> {
 }
 
 /// Bumped whenever the counts a summary holds change meaning.
-pub const FORMAT_VERSION: u32 = 12;
+pub const FORMAT_VERSION: u32 = 13;
 const FORMAT_NAME: &str = "remis-summary";
 
 /// The table a summary was made from, by its content: its size, its row

@@ -138,7 +138,7 @@ pub fn render(
     }
     sections::scoring_section(&mut h, &report.scoring);
     sections::audit_section(&mut h, &report.audit, &report.explanations);
-    sections::players_section(&mut h, &report.players, &report.aggregate.all);
+    sections::players_section(&mut h, report);
     sections::coverage(
         &mut h,
         &report.aggregate.coverage,
@@ -171,7 +171,8 @@ pub fn whose(section: &str) -> Option<Whose> {
     match section {
         "by-year" | "by-band" | "draw-types" | "length" | "table" | "outcomes" | "rating-gap"
         | "openings" | "standardised" => Some(Whose::Lead),
-        "clocks" | "scoring" | "audit" | "explanations" | "players" => Some(Whose::Everyone),
+        "clocks" | "scoring" | "audit" | "explanations" | "players-all" => Some(Whose::Everyone),
+        "players" => Some(Whose::Lead),
         "time-classes" | "play" | "format-audit" | "coverage" => Some(Whose::Compared),
         _ => None,
     }

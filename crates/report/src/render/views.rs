@@ -5,6 +5,7 @@ use std::io::Write;
 
 use remis_core::excerpt::shown;
 
+use super::format::csv_field;
 use super::text::{Cell, Format, Table};
 use crate::analysis::audit::Audit;
 use crate::analysis::draws::DrawStats;
@@ -249,21 +250,38 @@ pub fn players_table(c: &crate::analysis::players::Concentration) -> Table {
 }
 
 /// The results the Laws contradict, as text, CSV or JSON.
-pub fn write_audit(out: &mut dyn Write, audit: &Audit, format: Format) -> std::io::Result<()> {
+/// The audit, with whose games it counts (`population`): a field of the
+/// JSON document, a column of the CSV, a line of the text.
+pub fn write_audit(
+    out: &mut dyn Write,
+    audit: &Audit,
+    population: &str,
+    format: Format,
+) -> std::io::Result<()> {
     let past_dead = "moves_after_dead_position";
     match format {
         Format::Json => {
-            serde_json::to_writer_pretty(&mut *out, audit)?;
+            let mut document = serde_json::to_value(audit)?;
+            if let Some(fields) = document.as_object_mut() {
+                fields.insert("population".into(), population.into());
+            }
+            serde_json::to_writer_pretty(&mut *out, &document)?;
             writeln!(out)?;
         }
         Format::Csv => {
-            writeln!(out, "contradiction,games")?;
+            let population = csv_field(population);
+            writeln!(out, "contradiction,games,population")?;
             for (mismatch, finding) in &audit.mismatches {
-                writeln!(out, "{},{}", mismatch.as_str(), finding.games)?;
+                writeln!(out, "{},{},{population}", mismatch.as_str(), finding.games)?;
             }
-            writeln!(out, "{past_dead},{}", audit.past_dead_position.games)?;
+            writeln!(
+                out,
+                "{past_dead},{},{population}",
+                audit.past_dead_position.games
+            )?;
         }
         Format::Table => {
+            writeln!(out, "Counts: {population}")?;
             writeln!(
                 out,
                 "Results the Laws contradict, of {} games used:",

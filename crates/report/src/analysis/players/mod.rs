@@ -39,8 +39,9 @@ use remis_table::schema::Column;
 use serde::{Deserialize, Serialize};
 
 use super::merge::{Merge, pairs};
-use super::table::IS_DRAW;
+use super::table::{EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, Play};
 use crate::study::Proportion;
+use remis_table::schema::TimeClass;
 
 mod identity;
 #[cfg(test)]
@@ -169,6 +170,8 @@ pub fn query(used: LazyFrame) -> LazyFrame {
             Column::Year.col().alias("year"),
             elo.col().cast(DataType::UInt64).alias("elo"),
             col(IS_DRAW),
+            col(PLAY),
+            col(EFFECTIVE_TIME_CLASS),
         ])
     };
     concat(
@@ -179,7 +182,13 @@ pub fn query(used: LazyFrame) -> LazyFrame {
         UnionArgs::default(),
     )
     .expect("two frames of the same columns concatenate")
-    .group_by([col("player"), col("fide_id"), col("year")])
+    .group_by([
+        col("player"),
+        col("fide_id"),
+        col("year"),
+        col(PLAY),
+        col(EFFECTIVE_TIME_CLASS),
+    ])
     .agg([
         len().cast(DataType::UInt64).alias("games"),
         col(IS_DRAW).cast(DataType::UInt64).sum().alias("draws"),
@@ -190,6 +199,19 @@ pub fn query(used: LazyFrame) -> LazyFrame {
             .alias("rated"),
         col("elo").sum().alias("rating_sum"),
     ])
+}
+
+/// The rows of [`query`]'s result that count over-the-board classical
+/// games (the players of `Summary::classical_players`).
+pub fn classical(df: &DataFrame) -> Result<DataFrame> {
+    let play = df.column(PLAY)?.str()?;
+    let speed = df.column(EFFECTIVE_TIME_CLASS)?.str()?;
+    let classical = TimeClass::Classical.as_str();
+    let over_the_board = Play::OverTheBoard.as_str();
+    let mask: BooleanChunked = (0..df.height())
+        .map(|i| Some(play.get(i) == Some(over_the_board) && speed.get(i) == Some(classical)))
+        .collect();
+    Ok(df.filter(&mask)?)
 }
 
 pub fn counts_from(df: &DataFrame) -> Result<PlayerCounts> {

@@ -690,10 +690,11 @@ pub fn draw_mix_by_class(format: &FormatCounts) -> Result<String> {
     )
 }
 
-/// Histogram of the length of every game used, with the drawn games'
-/// share of each length bin drawn over it.
-pub fn game_lengths(format: &FormatCounts, stats: &DrawStats) -> Result<String> {
-    let all = length_bins(&format.lengths);
+/// Histogram of the length of every game of a population (`lengths`),
+/// with the share of each length bin that its drawn games (`stats`, of the
+/// same population) hold drawn over it.
+pub fn game_lengths(lengths: &BTreeMap<u32, u64>, stats: &DrawStats) -> Result<String> {
+    let all = length_bins(lengths);
     let drawn = length_bins(stats.agreed_moves.iter().chain(&stats.other_draw_moves));
     let total: u64 = all.iter().sum();
     if total == 0 {

@@ -524,22 +524,17 @@ pub fn lengths(
     if !length_svg.is_empty() {
         draw_length_table(h, stats);
     }
-    // Every game used, of every format (the lengths are counted so), and
-    // the drawn ones among the same games: one population in one chart.
-    let every = &report.aggregate.all;
-    let all_lengths = charts::game_lengths(&report.format, every)?;
+    // The lead population's games, and the drawn ones among them: one
+    // population in one chart, the drawn games' lengths' above.
+    let lengths = report.format.lengths.of(&report.aggregate.lead);
+    let all_lengths = charts::game_lengths(&lengths, stats)?;
     if !all_lengths.is_empty() {
         let _ = writeln!(
             h,
-            "<figure>{all_lengths}</figure>\n<p class=\"caption\">The length of every game used, and of the drawn \
-             ones among them: where the draws sit in the whole distribution.{}</p>",
-            if report.aggregate.lead_is_all {
-                ""
-            } else {
-                " Of every kind of play and time class, not of the lead format alone: the drawn games too."
-            }
+            "<figure>{all_lengths}</figure>\n<p class=\"caption\">The length of every game counted, and of the drawn \
+             ones among them: where the draws sit in the whole distribution.</p>"
         );
-        game_length_table(h, &report.format.lengths, every);
+        game_length_table(h, &lengths, stats);
     }
     let _ = write!(
         h,
@@ -625,7 +620,7 @@ pub(super) fn game_length_table(
             vec![label, a.to_string(), d.to_string(), total.to_string()],
         );
     }
-    h.push_str("<details><summary>The chart's numbers: every game by length</summary>\n");
+    h.push_str("<details><summary>The chart's numbers: the games counted by length</summary>\n");
     table.finish_with(h, "</details>\n");
 }
 

@@ -4,12 +4,25 @@ use super::*;
 
 /// Players: how concentrated the games are, and the draw rate's interval
 /// clustered by player beside the Wilson interval.
-pub fn players_section(
+pub fn players_section(h: &mut String, report: &crate::analysis::Report) {
+    // Of the lead population where the summary keeps its players apart;
+    // else of every game used, under its own id so that the population
+    // line ([`crate::render::html::whose`]) says so.
+    let (id, stats) = if report.players_of_lead {
+        ("players", &report.aggregate.stats)
+    } else {
+        ("players-all", &report.aggregate.all)
+    };
+    players_section_of(h, id, &report.players, stats);
+}
+
+fn players_section_of(
     h: &mut String,
+    id: &str,
     c: &crate::analysis::players::Concentration,
     stats: &DrawStats,
 ) {
-    h.push_str("<section id=\"players\">\n<h2>Players</h2>\n");
+    let _ = writeln!(h, "<section id=\"{id}\">\n<h2>Players</h2>");
     if c.players == 0 {
         h.push_str(
             "<p class=\"caption\">No game names its players: nothing to show.</p>\n</section>\n",
@@ -20,7 +33,7 @@ pub fn players_section(
     let _ = writeln!(
         h,
         "<p class=\"caption\">Games are not independent when the same players recur. {} named players \
-         play the {} games used; half of them have at most {} game{}, {} have one. The most frequent 1% of \
+         play the {} games counted; half of them have at most {} game{}, {} have one. The most frequent 1% of \
          players hold {} of the game sides (two a game).{}</p>",
         thousands(c.players),
         thousands(c.games),
@@ -174,7 +187,7 @@ mod tests {
             ..Concentration::default()
         };
         let mut h = String::new();
-        players_section(&mut h, &c, &stats);
+        players_section_of(&mut h, "players", &c, &stats);
         let table = h
             .find("<th class=\"l\">Most frequent players</th>")
             .unwrap();
