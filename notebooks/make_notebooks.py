@@ -76,7 +76,8 @@ no draw offers before move N, 3-1-0 scoring, armageddon) with editions without o
 sourced catalogue (`data/events.toml`, or `REMIS_EVENTS`): for every rule pooled and each
 regime apart, the raw difference, a difference adjusted for both players' ratings against
 control editions matched on years (± 2) and mean rating (± 100), and a difference within
-pairs of players who met under both; 95% wild cluster bootstrap intervals by event edition.
+pairs of players who met under both; 95% restricted wild cluster bootstrap intervals by event
+edition, shown from the number of editions a coverage simulation at the data's counts supports.
 For series that changed their rules: differences in differences with a pre-trend placebo.
 
 This notebook reads remis's numbers as JSON and **reproduces the raw and adjusted estimates

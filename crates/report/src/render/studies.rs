@@ -7,7 +7,7 @@ use std::io::Write;
 use remis_core::excerpt::Shown;
 use remis_core::rules::DrawType;
 
-use crate::analysis::rule_study::{self, Measure};
+use crate::analysis::rule_study::{self, Measure, inference};
 use crate::analysis::scoring;
 use crate::render::format::percent;
 use crate::render::text;
@@ -20,6 +20,8 @@ fn effect_json(e: Option<&rule_study::Effect>) -> serde_json::Value {
             "estimate": e.estimate,
             "ci95_low": e.interval.map(|i| i.0),
             "ci95_high": e.interval.map(|i| i.1),
+            "smallest_group_editions": e.smallest_group,
+            "interval_withheld": e.withheld.map(|w| w.reason()),
         }),
     }
 }
@@ -31,6 +33,7 @@ fn stratified_json(s: Option<&rule_study::wild::Stratified>) -> serde_json::Valu
             "estimate": s.effect.estimate,
             "ci95_low": s.effect.interval.map(|i| i.0),
             "ci95_high": s.effect.interval.map(|i| i.1),
+            "interval_withheld": s.effect.withheld.map(|w| w.reason()),
             "editions_rule": s.clusters[0],
             "editions_control": s.clusters[1],
             "strata": s.strata,
@@ -107,8 +110,19 @@ pub fn rule_study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
         "draw_rate_ci95_by_player": study.by_player.iter().map(|(r, ci)| (r.as_str().to_string(), serde_json::json!(ci))).collect::<serde_json::Map<_, _>>(),
         "rule_editions_draw_rate_ci95_by_player": study.rule_by_player,
         "match_window": {"years": rule_study::MATCH_YEARS, "mean_rating": rule_study::MATCH_RATING},
-        "interval": {"method": "wild cluster bootstrap, Webb weights, percentile-t; clusters: event editions",
-                     "replicates": rule_study::wild::WILD_REPLICATES, "seed": rule_study::SEED},
+        "interval": {"method": "restricted wild cluster bootstrap (null imposed), Webb weights, equal-tailed test inverted by bisection; clusters: event editions",
+                     "replicates": rule_study::wild::WILD_REPLICATES, "seed": rule_study::SEED,
+                     "min_editions": study.calibration.minimum,
+                     "min_editions_means": "the fewest editions in the smallest group of a comparison from which its interval is shown: every design of the data with at least that many held its coverage in the simulation",
+                     "coverage_simulation": {
+                         "data_sets": inference::coverage::DATA_SETS,
+                         "replicates": inference::coverage::SIMULATION_REPLICATES,
+                         "tolerance": inference::coverage::TOLERANCE,
+                         "planted": {"base_rate": inference::coverage::BASE_RATE, "edition_shift_uniform_within": inference::coverage::EDITION_SHIFT, "effect": inference::coverage::PLANTED_EFFECT},
+                         "designs": study.calibration.designs.iter().map(|(k, c)| serde_json::json!({
+                             "smallest_group_editions": k, "coverage": c.coverage, "unbounded": c.unbounded, "holds": c.holds(),
+                         })).collect::<Vec<_>>(),
+                     }},
         "estimates": study.estimates.iter().map(|e| estimate_json(e, limits)).collect::<Vec<_>>(),
         "published": study.published.iter().map(|c| serde_json::json!({
             "source": c.source, "url": c.url, "quote": c.quote,
@@ -129,7 +143,7 @@ pub fn rule_study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
             "pre_trend": c.pre_trend.iter().map(|(m, e)| serde_json::json!({
                 "measure": m.label(limits), "raw": effect_json(Some(e)), "fails": c.placebo_fails(*m),
             })).collect::<Vec<_>>(),
-            "interval_min_editions": rule_study::estimate::MIN_DID_EDITIONS,
+            "interval_min_editions": study.calibration.minimum,
         })).collect::<Vec<_>>(),
         "editions": study.editions.iter().map(|e| serde_json::json!({
             "series": e.series, "year": e.year, "regime": e.regime.as_str(), "format": e.format,
@@ -195,8 +209,9 @@ pub fn write_rule_study(
     }
     writeln!(
         out,
-        "\nrule minus control, percentage points (95% wild cluster bootstrap intervals, clusters: event editions):"
+        "\nrule minus control, percentage points (95% restricted wild cluster bootstrap intervals, clusters: event editions):"
     )?;
+    writeln!(out, "{}", text::calibration(&study.calibration))?;
     for e in &study.estimates {
         let name = e.regime.map_or("Every rule, pooled", |r| r.label());
         writeln!(out, "{name}: {}", text::regime_basis(e))?;

@@ -196,11 +196,10 @@ pub fn winners(players: &[String]) -> String {
 /// ("+1.2", "(−0.3 to +2.5)"). `None` when there is no estimate.
 pub fn effect_parts(e: Option<&crate::analysis::rule_study::Effect>) -> Option<(String, String)> {
     let e = e?;
-    let interval = match e.interval {
-        Some((lo, hi)) => format!("({:+.1} to {:+.1})", lo * 100.0, hi * 100.0),
-        // Too few editions: one in a group, or for a series fewer than
-        // `MIN_DID_EDITIONS` in one.
-        None => "(too few editions: no interval)".into(),
+    let interval = match (e.interval, e.withheld) {
+        (Some((lo, hi)), _) => format!("({:+.1} to {:+.1})", lo * 100.0, hi * 100.0),
+        (None, Some(w)) => format!("({})", w.reason()),
+        (None, None) => "(no interval)".into(),
     };
     Some((format!("{:+.1}", e.estimate * 100.0), interval))
 }
@@ -222,8 +221,12 @@ pub fn stratified_parts(
     let interval = match s.effect.interval {
         Some((lo, hi)) => format!("({:+.1} to {:+.1})", lo * 100.0, hi * 100.0),
         None => format!(
-            "(no interval: {} rule / {} control editions)",
-            s.clusters[0], s.clusters[1]
+            "({}; {} rule / {} control editions)",
+            s.effect
+                .withheld
+                .map_or("no interval".into(), |w| w.reason()),
+            s.clusters[0],
+            s.clusters[1]
         ),
     };
     Some((format!("{:+.1}", s.effect.estimate * 100.0), interval))
@@ -234,6 +237,46 @@ pub fn stratified(s: Option<&crate::analysis::rule_study::wild::Stratified>) -> 
     stratified_parts(s).map_or_else(
         || "–".into(),
         |(estimate, interval)| format!("{estimate} {interval}"),
+    )
+}
+
+/// The coverage simulation and the minimum it sets, in words (terminal
+/// and page).
+pub fn calibration(c: &crate::analysis::rule_study::inference::coverage::Calibration) -> String {
+    use crate::analysis::rule_study::inference::coverage as sim;
+    let found: Vec<String> = c
+        .designs
+        .iter()
+        .map(|(k, cov)| {
+            format!(
+                "{k}: {:.1}%{}",
+                cov.coverage * 100.0,
+                if cov.unbounded > 0.0 {
+                    format!(" ({:.0}% unbounded)", cov.unbounded * 100.0)
+                } else {
+                    String::new()
+                }
+            )
+        })
+        .collect();
+    let minimum = match c.minimum {
+        Some(m) => format!(
+            "Intervals are shown from {m} editions in a comparison's smallest group: every design of these data with at least {m} covered the planted effect within {:.0} points of 95%",
+            sim::TOLERANCE * 100.0
+        ),
+        None => format!(
+            "No interval is shown: the design with the most editions did not cover the planted effect within {:.0} points of 95%",
+            sim::TOLERANCE * 100.0
+        ),
+    };
+    format!(
+        "{minimum} (coverage simulation at the data's own edition counts and sizes, raw estimates, {} data sets a design with {} replicates; planted draw rate {:.0}%, each edition shifted uniformly within ±{:.0} points, effect {:+.0} points). Coverage by smallest group: {}.",
+        sim::DATA_SETS,
+        sim::SIMULATION_REPLICATES,
+        sim::BASE_RATE * 100.0,
+        sim::EDITION_SHIFT * 100.0,
+        sim::PLANTED_EFFECT * 100.0,
+        found.join(", ")
     )
 }
 

@@ -1,7 +1,7 @@
 //! The rule study's estimators: differences between rule and control
 //! editions, pooled and by regime, adjusted by band; difference in
-//! differences for series that changed their rules; and the bootstrap that
-//! resamples whole editions.
+//! differences for series that changed their rules; each with its interval
+//! from the restricted wild cluster bootstrap ([`inference`]).
 
 use super::*;
 
@@ -241,24 +241,6 @@ pub(super) fn difference(
     }
 }
 
-/// A resample, with replacement, of the same number of editions.
-pub(super) fn resample<'a>(editions: &[&'a Edition], rng: &mut Rng) -> Vec<&'a Edition> {
-    (0..editions.len())
-        .map(|_| editions[rng.below(editions.len() as u64) as usize])
-        .collect()
-}
-
-/// The 2.5 % and 97.5 % points of bootstrap replicates; `None` when
-/// fewer than half the replicates gave a value.
-pub(crate) fn percentile_interval(mut values: Vec<f64>) -> Option<(f64, f64)> {
-    if values.len() < BOOTSTRAP_REPLICATES / 2 {
-        return None;
-    }
-    values.sort_by(f64::total_cmp);
-    let at = |q: f64| values[((values.len() - 1) as f64 * q).round() as usize];
-    Some((at(0.025), at(0.975)))
-}
-
 /// Difference in differences: (after − before) − (control after − control
 /// before), each "−" raw or Mantel–Haenszel.
 pub(super) fn did(groups: [&[&Edition]; 4], m: Measure, how: Estimator) -> Option<f64> {
@@ -274,50 +256,140 @@ pub(super) fn did(groups: [&[&Edition]; 4], m: Measure, how: Estimator) -> Optio
     }
 }
 
-/// The fewest editions in each of the four groups for a difference in
-/// differences to get an interval: the fewest at which the wild cluster
-/// bootstrap's coverage was simulated (`wild.rs`, 4 to 30 editions). With
-/// fewer, a percentile bootstrap of two or three editions is far too
-/// narrow (Cameron, Gelbach and Miller 2008): the estimate is shown, the
-/// interval withheld, and the page says why.
-pub const MIN_DID_EDITIONS: usize = 4;
-
+/// A difference in differences with its interval from the restricted
+/// wild cluster bootstrap over the editions of the four groups
+/// ([`inference`]); `None` without an estimate. Whether the interval is
+/// shown at its edition counts is decided once the coverage simulation has
+/// run ([`Effect::withhold_below`]).
 pub(super) fn did_effect(
     groups: [&[&Edition]; 4],
     m: Measure,
     how: Estimator,
     rng: &mut Rng,
 ) -> Option<Effect> {
-    did_effect_with(groups, m, how, rng, MIN_DID_EDITIONS)
+    let estimate = did(groups, m, how)?;
+    let (units, coefficient) = did_linear(groups, m, how);
+    let linear = inference::Linear {
+        units: &units,
+        coefficient: &coefficient,
+    };
+    let group_of = |cell: usize| cell % 4;
+    let smallest_group = linear.smallest_group(group_of);
+    let (interval, withheld) =
+        match inference::interval(&linear, group_of, wild::WILD_REPLICATES, rng) {
+            Some(Ok(i)) => (Some(i), None),
+            Some(Err(w)) => (None, Some(w)),
+            None => (None, Some(inference::Withheld::OneEdition)),
+        };
+    Some(Effect {
+        estimate,
+        interval,
+        withheld,
+        smallest_group,
+    })
 }
 
-/// [`did_effect`] with an interval from `min_editions` editions a group
-/// on: the pre-trend placebo, a diagnostic, keeps its interval from two,
-/// since an interval too narrow flags a trend too often, never too rarely.
-pub(super) fn did_effect_with(
+/// A difference in differences as a linear combination of cell shares:
+/// cell `4 s + g` holds the games of group g (after, before, control
+/// after, control before) in stratum s. Raw: one stratum, coefficients +1,
+/// −1, −1, +1. Mantel–Haenszel: per rating cell, each period's weight
+/// n₁n₀ / (n₁ + n₀) over the period's total, with the same signs.
+pub(super) fn did_linear(
     groups: [&[&Edition]; 4],
     m: Measure,
     how: Estimator,
-    rng: &mut Rng,
-    min_editions: usize,
-) -> Option<Effect> {
-    let estimate = did(groups, m, how)?;
-    let interval = groups
+) -> (Vec<inference::Unit>, Vec<f64>) {
+    let mut strata: BTreeMap<RatingCell, usize> = BTreeMap::new();
+    if let Estimator::MantelHaenszel = how {
+        for e in groups.iter().flat_map(|g| g.iter()) {
+            for cell in e.by_cell.keys() {
+                let next = strata.len();
+                strata.entry(*cell).or_insert(next);
+            }
+        }
+    }
+    let mut units = Vec::new();
+    let mut games = vec![0u64; 4 * strata.len().max(1)];
+    for (cluster, (g, e)) in groups
         .iter()
-        .all(|g| g.len() >= min_editions.max(2))
-        .then(|| {
-            let replicates: Vec<f64> = (0..BOOTSTRAP_REPLICATES)
-                .filter_map(|_| {
-                    let r = groups.map(|g| resample(g, rng));
-                    did([&r[0], &r[1], &r[2], &r[3]], m, how)
-                })
-                .collect();
-            percentile_interval(replicates)
-        });
-    Some(Effect {
-        estimate,
-        interval: interval.flatten(),
-    })
+        .enumerate()
+        .flat_map(|(g, eds)| eds.iter().map(move |e| (g, *e)))
+        .enumerate()
+    {
+        let mut push = |stratum: usize, s: &GroupStats| {
+            let cell = 4 * stratum + g;
+            games[cell] += s.games;
+            units.push(inference::Unit {
+                cluster,
+                cell,
+                games: s.games,
+                hits: s.share(m).successes,
+            });
+        };
+        match how {
+            Estimator::Raw => push(0, &e.total),
+            Estimator::MantelHaenszel => {
+                for (cell, s) in &e.by_cell {
+                    push(strata[cell], s);
+                }
+            }
+        }
+    }
+    let sign = [1.0, -1.0, -1.0, 1.0];
+    let mut coefficient = vec![0.0; games.len()];
+    match how {
+        Estimator::Raw => coefficient.copy_from_slice(&sign),
+        Estimator::MantelHaenszel => {
+            // Period "after" pairs groups 0 and 2, "before" 1 and 3.
+            for (treated, control) in [(0, 2), (1, 3)] {
+                let weight = |s: usize| {
+                    let (n1, n0) = (games[4 * s + treated] as f64, games[4 * s + control] as f64);
+                    if n1 > 0.0 && n0 > 0.0 {
+                        n1 * n0 / (n1 + n0)
+                    } else {
+                        0.0
+                    }
+                };
+                let total: f64 = (0..strata.len()).map(weight).sum();
+                if total > 0.0 {
+                    for s in 0..strata.len() {
+                        let w = weight(s) / total;
+                        coefficient[4 * s + treated] = sign[treated] * w;
+                        coefficient[4 * s + control] = sign[control] * w;
+                    }
+                }
+            }
+        }
+    }
+    (units, coefficient)
+}
+
+/// The control editions of a difference in differences: editions without
+/// a rule of other series, in the given years.
+fn controls_in<'a>(editions: &'a [Edition], series: &str, years: &[i16]) -> Vec<&'a Edition> {
+    editions
+        .iter()
+        .filter(|e| e.series != series && !e.regime.restricts() && years.contains(&e.year))
+        .collect()
+}
+
+impl SeriesChange {
+    /// Its four groups of editions: with the rule, without, and the
+    /// controls of the years of each.
+    pub fn groups<'a>(&self, editions: &'a [Edition]) -> [Vec<&'a Edition>; 4] {
+        let own = |rule: bool| -> Vec<&Edition> {
+            editions
+                .iter()
+                .filter(|e| e.series == self.series && e.regime.restricts() == rule)
+                .collect()
+        };
+        [
+            own(true),
+            own(false),
+            controls_in(editions, &self.series, &self.after_years),
+            controls_in(editions, &self.series, &self.before_years),
+        ]
+    }
 }
 
 /// Every series with editions both with and without a rule, against the
@@ -342,12 +414,7 @@ pub(super) fn series_changes(editions: &[Edition], rng: &mut Rng) -> Vec<SeriesC
             y
         };
         let (after_years, before_years) = (years(&after), years(&before));
-        let controls_in = |years: &[i16]| -> Vec<&Edition> {
-            editions
-                .iter()
-                .filter(|e| &e.series != name && !e.regime.restricts() && years.contains(&e.year))
-                .collect()
-        };
+        let controls_in = |years: &[i16]| controls_in(editions, name, years);
         let (control_after, control_before) =
             (controls_in(&after_years), controls_in(&before_years));
         if control_after.is_empty() || control_before.is_empty() {
@@ -371,7 +438,7 @@ pub(super) fn series_changes(editions: &[Edition], rng: &mut Rng) -> Vec<SeriesC
             let effects = if placebo.iter().all(|g| !g.is_empty()) {
                 Measure::all()
                     .into_iter()
-                    .filter_map(|m| Some((m, did_effect_with(placebo, m, Estimator::Raw, rng, 2)?)))
+                    .filter_map(|m| Some((m, did_effect(placebo, m, Estimator::Raw, rng)?)))
                     .collect()
             } else {
                 Vec::new()

@@ -42,6 +42,7 @@ pub mod estimate;
 use estimate::*;
 pub use estimate::{MATCH_RATING, MATCH_YEARS, MeasureEstimate, RegimeEstimate};
 
+pub mod inference;
 pub mod published;
 pub mod wild;
 
@@ -278,14 +279,31 @@ impl Edition {
     }
 }
 
-/// A difference of shares with a 95% bootstrap interval (percentile, over
-/// editions). The interval is missing when a group has a single edition
-/// (and, for a series' difference in differences, fewer than
-/// [`estimate::MIN_DID_EDITIONS`]).
+/// A difference of shares with its 95 % interval from the restricted wild
+/// cluster bootstrap ([`inference`]), or the reason it has none: a group
+/// with a single edition, an unbounded test, or fewer editions in its
+/// smallest group than the coverage simulation supports.
 #[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Effect {
     pub estimate: f64,
     pub interval: Option<(f64, f64)>,
+    pub withheld: Option<inference::Withheld>,
+    /// The fewest editions in any group the estimate compares.
+    pub smallest_group: usize,
+}
+
+impl Effect {
+    /// Withhold the interval when the smallest group has fewer editions
+    /// than the coverage simulation supports.
+    pub fn withhold_below(&mut self, minimum: Option<usize>) {
+        if self.interval.is_some() && minimum.is_none_or(|m| self.smallest_group < m) {
+            self.interval = None;
+            self.withheld = Some(inference::Withheld::TooFewEditions {
+                editions: self.smallest_group,
+                minimum,
+            });
+        }
+    }
 }
 
 /// A series that changed its rules.
@@ -359,6 +377,9 @@ pub struct RuleStudy {
     /// (`None` with too few players), and of all rule editions together.
     pub by_player: BTreeMap<Regime, Option<(f64, f64)>>,
     pub rule_by_player: Option<(f64, f64)>,
+    /// The coverage simulation at the data's edition counts, and the
+    /// fewest editions in a smallest group from which intervals are shown.
+    pub calibration: inference::coverage::Calibration,
 }
 
 impl RuleStudy {
@@ -528,6 +549,26 @@ pub fn rule_study(
     let mut rng = Rng::new(SEED);
     study.estimates = estimates(&study.editions, &mut rng);
     study.changes = series_changes(&study.editions, &mut rng);
+    study.calibration = calibrate(&study.editions, &study.estimates, &study.changes);
+    let minimum = study.calibration.minimum;
+    for e in &mut study.estimates {
+        for m in &mut e.measures {
+            for s in [&mut m.raw, &mut m.adjusted, &mut m.within_pair]
+                .into_iter()
+                .flatten()
+            {
+                s.effect.withhold_below(minimum);
+            }
+        }
+    }
+    for c in &mut study.changes {
+        for (_, raw, adjusted) in &mut c.effects {
+            raw.withhold_below(minimum);
+            if let Some(a) = adjusted {
+                a.withhold_below(minimum);
+            }
+        }
+    }
     study.published = published::comparisons(&study.editions, &mut rng);
     let players_of = |regimes: &mut dyn Iterator<Item = &Regime>| {
         let mut by_name: BTreeMap<&str, Proportion> = BTreeMap::new();
@@ -550,6 +591,42 @@ pub fn rule_study(
     study.rule_by_player =
         super::players::clustered(&rule_players, Proportion::new(rule.draws, rule.games)).0;
     study
+}
+
+/// The designs of the study's comparisons, raw, at the data's edition
+/// counts and sizes: each regime's rule editions against the controls, and
+/// each series' four groups; simulated by [`inference::coverage`].
+fn calibrate(
+    editions: &[Edition],
+    estimates: &[RegimeEstimate],
+    changes: &[SeriesChange],
+) -> inference::coverage::Calibration {
+    use inference::coverage::Design;
+    let mut designs = Vec::new();
+    for e in estimates {
+        let in_rule =
+            |ed: &Edition| ed.regime.restricts() && e.regime.is_none_or(|r| ed.regime == r);
+        designs.push(Design {
+            editions: editions
+                .iter()
+                .filter(|ed| in_rule(ed) || !ed.regime.restricts())
+                .map(|ed| (usize::from(!in_rule(ed)), ed.total.games))
+                .collect(),
+            coefficient: vec![1.0, -1.0],
+        });
+    }
+    for c in changes {
+        let groups = c.groups(editions);
+        designs.push(Design {
+            editions: groups
+                .iter()
+                .enumerate()
+                .flat_map(|(g, eds)| eds.iter().map(move |e| (g, e.total.games)))
+                .collect(),
+            coefficient: vec![1.0, -1.0, -1.0, 1.0],
+        });
+    }
+    inference::coverage::calibrate(&designs, SEED)
 }
 
 #[cfg(test)]

@@ -224,13 +224,14 @@ fn mean_draw_length_interval() {
 }
 
 #[test]
-fn a_series_with_few_editions_gets_no_interval_and_a_failed_placebo_is_flagged() {
+fn a_series_interval_follows_the_coverage_simulation_and_a_failed_placebo_is_flagged() {
     // Issue 49: series "D" draws 40 % in 2001-2003 and 75 % in 2004-2006
     // (no rule yet: a jump before the change, as Dortmund after its 2007
     // and 2009 editions), then has the rule in 2007-2008. Its controls
     // stay at 50 %. Two editions with the rule: the difference in
-    // differences gets no interval (fewer than MIN_DID_EDITIONS), and the
-    // pre-trend placebo, 2004-2006 against 2001-2003, fails.
+    // differences gets an interval only if the coverage simulation at its
+    // counts supports two, and the pre-trend placebo, 2004-2006 against
+    // 2001-2003, fails.
     let mut editions = Vec::new();
     for year in 2001..=2006 {
         let draws = if year <= 2003 { 40 } else { 75 };
@@ -256,10 +257,27 @@ fn a_series_with_few_editions_gets_no_interval_and_a_failed_placebo_is_flagged()
         .iter()
         .find(|(m, _, _)| *m == Measure::Draws)
         .unwrap();
-    assert!(
-        raw.interval.is_none(),
-        "two editions with the rule: {raw:?}"
-    );
+    // The coverage simulation at this design's counts decides: shown from
+    // its minimum on, below it withheld with the reason.
+    let minimum = calibrate(&editions, &[], &changes).minimum;
+    let mut raw = *raw;
+    raw.withhold_below(minimum);
+    match minimum {
+        Some(m) if m <= 2 => assert!(raw.interval.is_some(), "{raw:?}"),
+        _ => assert!(
+            raw.interval.is_none()
+                && raw.withheld
+                    == Some(inference::Withheld::TooFewEditions {
+                        editions: 2,
+                        minimum
+                    }),
+            "{raw:?}"
+        ),
+    }
+    // Below a minimum of three, the same series has none.
+    let mut withheld = raw;
+    withheld.withhold_below(Some(3));
+    assert!(withheld.interval.is_none(), "{withheld:?}");
     assert!(d.placebo_fails(Measure::Draws), "{:?}", d.pre_trend);
     // The same series with a flat past: no flag.
     let flat: Vec<Edition> = editions

@@ -6,20 +6,19 @@
 //! The estimate is the Mantel–Haenszel risk difference over strata (rating
 //! cells, or pairs of players): with weights n₁n₀ / (n₁ + n₀) it equals the
 //! coefficient of a linear probability model with a fixed effect per
-//! stratum. It is linear in each cluster's residuals, so the bootstrap
-//! needs no refitting: each replicate multiplies every cluster's residuals
-//! by one draw of Webb's six-point distribution (±√½, ±1, ±√(3/2); more
-//! distinct replicates than Rademacher's ±1 when clusters are few), and
-//! the interval is the percentile-t interval of the studentized replicates
-//! (cluster-robust standard error, small-sample factor G / (G − 1)).
-//! Cameron, Gelbach and Miller (2008) and Webb (2023) show why the
-//! bootstrap of whole clusters, which the study used before, is too narrow
-//! with few clusters; the coverage of this one is measured by the tests
-//! below on games with a planted effect.
+//! stratum, and it is linear in the shares of its cells. Its interval is
+//! the restricted wild cluster bootstrap's (the null imposed, Webb
+//! weights), inverted: see [`inference`]. Cameron, Gelbach and Miller
+//! (2008) and MacKinnon and Webb (2017) show why the bootstrap of whole
+//! clusters, and the unrestricted wild bootstrap, are too narrow with few
+//! clusters; the coverage of this one is measured by the tests below on
+//! games with a planted effect, and at the data's own edition counts by
+//! [`inference::coverage`].
 
 use remis_core::rng::Rng;
 
 use super::Effect;
+use super::inference;
 
 /// Games of one cluster (an event edition) in one stratum, under the rule
 /// (`treated`) or not.
@@ -51,20 +50,6 @@ pub struct Stratified {
 
 /// Replicates of the wild bootstrap.
 pub const WILD_REPLICATES: usize = 999;
-
-/// The fewest clusters on each side for an interval: with one treated
-/// cluster no bootstrap of clusters can say how much clusters vary.
-pub const MIN_CLUSTERS: usize = 2;
-
-/// Webb's six-point weights.
-const WEBB: [f64; 6] = [
-    -1.224_744_871_391_589,
-    -1.0,
-    -std::f64::consts::FRAC_1_SQRT_2,
-    std::f64::consts::FRAC_1_SQRT_2,
-    1.0,
-    1.224_744_871_391_589,
-];
 
 /// The Mantel–Haenszel difference (rule minus control) with its wild
 /// cluster bootstrap interval; `None` when no stratum has games of both
@@ -101,55 +86,16 @@ pub fn stratified(cells: &[Cell], rng: &mut Rng) -> Option<Stratified> {
             / total
     };
     let estimate = estimate_of(&|s, g| k[s][g] as f64);
-    // The cells that enter, with their clusters numbered 0..G, each
-    // cell's fitted share and its coefficient in the estimate.
-    let used: Vec<&Cell> = cells
-        .iter()
-        .filter(|c| weight[c.stratum] > 0.0 && c.games > 0)
-        .collect();
-    let mut cluster_of = std::collections::BTreeMap::new();
     let mut sides = [
         std::collections::BTreeSet::new(),
         std::collections::BTreeSet::new(),
     ];
-    for c in &used {
-        let next = cluster_of.len();
-        cluster_of.entry(c.cluster).or_insert(next);
+    for c in cells
+        .iter()
+        .filter(|c| weight[c.stratum] > 0.0 && c.games > 0)
+    {
         sides[usize::from(c.treated)].insert(c.cluster);
     }
-    let clusters = cluster_of.len();
-    let coefficient: Vec<f64> = used
-        .iter()
-        .map(|c| {
-            let g = usize::from(c.treated);
-            let sign = if c.treated { 1.0 } else { -1.0 };
-            sign * weight[c.stratum] / total / n[c.stratum][g] as f64
-        })
-        .collect();
-    let fitted: Vec<f64> = used
-        .iter()
-        .map(|c| {
-            share(
-                c.stratum,
-                usize::from(c.treated),
-                k[c.stratum][usize::from(c.treated)] as f64,
-            )
-        })
-        .collect();
-    let residual: Vec<f64> = used
-        .iter()
-        .zip(&fitted)
-        .map(|(c, p)| c.hits as f64 - c.games as f64 * p)
-        .collect();
-    let index: Vec<usize> = used.iter().map(|c| cluster_of[&c.cluster]).collect();
-    let small_sample = clusters as f64 / (clusters as f64 - 1.0);
-    let standard_error = |residual: &[f64]| -> f64 {
-        let mut by_cluster = vec![0.0; clusters];
-        for (i, r) in residual.iter().enumerate() {
-            by_cluster[index[i]] += coefficient[i] * r;
-        }
-        (small_sample * by_cluster.iter().map(|a| a * a).sum::<f64>()).sqrt()
-    };
     let games = [
         (0..strata)
             .filter(|&s| weight[s] > 0.0)
@@ -165,55 +111,47 @@ pub fn stratified(cells: &[Cell], rng: &mut Rng) -> Option<Stratified> {
         .map(|s| weight[s] * share(s, 0, k[s][0] as f64))
         .sum::<f64>()
         / total;
-    let mut out = Stratified {
+    // The estimate as a linear combination of cell shares (cell 2s + 1:
+    // the rule editions' games of stratum s, 2s: the controls'), for the
+    // restricted bootstrap.
+    let units: Vec<inference::Unit> = cells
+        .iter()
+        .map(|c| inference::Unit {
+            cluster: c.cluster,
+            cell: 2 * c.stratum + usize::from(c.treated),
+            games: c.games,
+            hits: c.hits,
+        })
+        .collect();
+    let coefficient: Vec<f64> = (0..2 * strata)
+        .map(|cell| {
+            let w = weight[cell / 2] / total;
+            if cell % 2 == 1 { w } else { -w }
+        })
+        .collect();
+    let linear = inference::Linear {
+        units: &units,
+        coefficient: &coefficient,
+    };
+    let clusters = [sides[1].len(), sides[0].len()];
+    let (interval, withheld) =
+        match inference::interval(&linear, |cell| cell % 2, WILD_REPLICATES, rng) {
+            Some(Ok(i)) => (Some(i), None),
+            Some(Err(w)) => (None, Some(w)),
+            None => (None, Some(inference::Withheld::OneEdition)),
+        };
+    Some(Stratified {
         control_share,
         effect: Effect {
             estimate,
-            interval: None,
+            interval,
+            withheld,
+            smallest_group: clusters[0].min(clusters[1]),
         },
-        clusters: [sides[1].len(), sides[0].len()],
+        clusters,
         strata: weight.iter().filter(|w| **w > 0.0).count(),
         games,
-    };
-    if sides.iter().any(|s| s.len() < MIN_CLUSTERS) {
-        return Some(out);
-    }
-    let se = standard_error(&residual);
-    if se.is_nan() || se <= 0.0 {
-        return Some(out);
-    }
-    let mut t = Vec::with_capacity(WILD_REPLICATES);
-    let mut v = vec![0.0; clusters];
-    let mut hits = vec![[0.0f64; 2]; strata];
-    let mut star = vec![0.0; used.len()];
-    for _ in 0..WILD_REPLICATES {
-        for w in v.iter_mut() {
-            *w = WEBB[rng.below(6) as usize];
-        }
-        for h in hits.iter_mut() {
-            *h = [0.0; 2];
-        }
-        for (i, c) in used.iter().enumerate() {
-            star[i] = c.games as f64 * fitted[i] + v[index[i]] * residual[i];
-            hits[c.stratum][usize::from(c.treated)] += star[i];
-        }
-        let replicate = estimate_of(&|s, g| hits[s][g]);
-        for (i, c) in used.iter().enumerate() {
-            let g = usize::from(c.treated);
-            star[i] -= c.games as f64 * share(c.stratum, g, hits[c.stratum][g]);
-        }
-        let se_star = standard_error(&star);
-        if se_star > 0.0 {
-            t.push((replicate - estimate) / se_star);
-        }
-    }
-    if t.len() < WILD_REPLICATES / 2 {
-        return Some(out);
-    }
-    t.sort_by(f64::total_cmp);
-    let at = |q: f64| t[((t.len() - 1) as f64 * q).round() as usize];
-    out.effect.interval = Some((estimate - at(0.975) * se, estimate - at(0.025) * se));
-    Some(out)
+    })
 }
 
 #[cfg(test)]

@@ -54,10 +54,11 @@ pub fn methods_section(h: &mut String) {
          players or events in general. Two kinds of interval allow for it. The draw rate's interval clustered by \
          player is a cluster-robust interval for games in pairs (Fafchamps and Gubert 2007; Cameron and Miller \
          2014): any two games that share a player, whatever the colours, may be correlated; it is never narrower \
-         than the independent-games interval (see Players). The rule study's differences against controls have \
-         wild cluster bootstrap intervals by event edition (Webb weights, percentile-t; Cameron, Gelbach and Miller \
-         2008), which stay close to their level with few editions (93–94% coverage of a true zero on generated \
-         editions, 4 to 30 a side); its differences in differences resample whole editions.</p>\n\
+         than the independent-games interval (see Players). The rule study's differences against controls and its \
+         differences in differences have restricted wild cluster bootstrap intervals by event edition (the null \
+         imposed, Webb weights, the test inverted; MacKinnon and Webb 2017, Cameron, Gelbach and Miller 2008), shown \
+         only from the number of editions at which a coverage simulation at the data's own edition counts held its \
+         level (see Rules against draws).</p>\n\
          <p><strong>Online and over the board, and the time class.</strong> Decided for each game at \
          classification from the strongest evidence in its tags, and kept in the table with the tag that decided \
          it: play from the <code>Site</code> tag's platform, then the event's name (series known to be played over \

@@ -12,10 +12,10 @@ gap; Mantel–Haenszel weights) against control editions matched on format, year
 fields under the rule do not pass for an effect of it; “within pairs” compares the same two players under \
 both rules. For a series that changed its rules, the difference in differences is its change between editions \
 with and without the rule, minus the controls' change over the same years, with a placebo before the change. \
-Intervals are 95%: a wild cluster bootstrap by event edition for the estimates against controls, a bootstrap \
-of editions for the series, because games of one edition are not independent; they are missing where a side \
-has a single edition, and for a series where a group has fewer than 4 editions (too few for a bootstrap to \
-hold its level). A series whose pre-trend placebo fails is flagged, and editions whose games contradict their \
+Intervals are 95%: a restricted wild cluster bootstrap by event edition (the null imposed, the test \
+inverted), because games of one edition are not independent; they are missing where a group has a single \
+edition, and wherever the smallest group has fewer editions than a coverage simulation at these data's own \
+counts supports (the minimum is stated). A series whose pre-trend placebo fails is flagged, and editions whose games contradict their \
 coding (agreed draws where the rule allows none) are listed.";
 
 /// What the rule study cannot show, in words.
@@ -195,14 +195,14 @@ pub fn rule_study_effects(h: &mut String, study: &crate::analysis::rule_study::R
         rating's hundred and the gap (under 50, 50–99, 100–199, 200–399, 400 or more; unrated games a cell of their \
         own), with Mantel–Haenszel weights. <em>Within pairs</em>: the same two players under the rule and in control \
         editions within {} years, as in Parinduri, Lee and Tiong (2019); the number of pairs is given. Intervals: 95% \
-        wild cluster bootstrap by event edition ({} replicates, Webb weights, percentile-t, seed {}); none where a \
-        side has fewer than two editions. On generated games with no effect these intervals covered zero in 93–94% \
-        of 1,000 seeds (4 to 30 editions a side).</p>\n",
+        restricted wild cluster bootstrap by event edition ({} replicates, the null imposed, Webb weights, the test \
+        inverted by bisection, seed {}; MacKinnon and Webb 2017); none where a side has a single edition. {}</p>\n",
         crate::analysis::rule_study::MATCH_YEARS,
         crate::analysis::rule_study::MATCH_RATING,
         crate::analysis::rule_study::MATCH_YEARS,
         crate::analysis::rule_study::wild::WILD_REPLICATES,
         crate::analysis::rule_study::SEED,
+        escape(&crate::render::text::calibration(&study.calibration)),
     );
 }
 
@@ -295,16 +295,19 @@ pub fn rule_study_changes(h: &mut String, study: &crate::analysis::rule_study::R
         h,
         "</table></div>\n<p class=\"caption\">The difference in differences is the series' own change \
         (editions with the rule minus without) less the controls' change over the same years; adjusted, each change \
-        is taken within cells of both players' ratings. Intervals: 95% percentile bootstrap of whole editions, \
-        given only where each of the four groups has at least {min} editions (the fewest at which the coverage of \
-        the study's intervals was simulated); with fewer, a bootstrap of two or three editions is far too narrow \
-        (Cameron, Gelbach and Miller 2008), so the estimate stands alone. The pre-trend placebo splits the editions \
+        is taken within cells of both players' ratings. Intervals: 95% restricted wild cluster bootstrap over the \
+        editions of the four groups, as above, given only where the smallest group has at least {min} editions (the \
+        coverage simulation's minimum at these data's counts); with fewer, the estimate stands alone and says why. \
+        The pre-trend placebo splits the editions \
         without the rule into an earlier and a later half and asks the same question of them: where its interval \
         excludes zero the placebo <strong>fails</strong> (the series' rates were already moving: a trend, or \
         regression to the mean after unusual editions), and that series' difference in differences is no evidence \
-        of the rule. {failed} of the {series} series fail it on some measure. A placebo keeps its interval from two \
-        editions a group: too narrow an interval flags a trend too often, never too rarely.</p>\n",
-        min = crate::analysis::rule_study::estimate::MIN_DID_EDITIONS,
+        of the rule. {failed} of the {series} series fail it on some measure. A placebo, a check rather than an \
+        estimate, keeps its interval from two editions a group.</p>\n",
+        min = study
+            .calibration
+            .minimum
+            .map_or("–".to_string(), |m| m.to_string()),
         failed = study
             .changes
             .iter()
