@@ -17,7 +17,7 @@ TEST_OUT = target/test-report
 # that leaves anything there fails the run (they used to pile up in /tmp).
 TEST_TMP = $(abspath $(BUILD_DIR))/test-tmp
 
-.PHONY: sofia-demo doc-figures all build release setup run test lint validate bench bench-hostile bench-report fuzz scale-test published-figures sample test-data clean
+.PHONY: sofia-demo doc-figures all build release setup run test check lint validate bench bench-hostile bench-report fuzz scale-test published-figures sample test-data clean
 
 all: build
 
@@ -43,6 +43,12 @@ lint:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
+
+# The quick loop for a change: format, clippy and the Rust tests of the
+# crates the change touches and of those above them (scripts/check.sh).
+# Not a substitute for make test, which CI runs.
+check:
+	CARGO=$(CARGO) scripts/check.sh
 
 # System packages and the Python environment the tests need.
 setup:
