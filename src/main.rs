@@ -6,6 +6,7 @@
 
 mod cmd;
 mod generate;
+mod progress;
 
 use clap::{Parser, Subcommand};
 

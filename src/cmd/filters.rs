@@ -222,23 +222,3 @@ pub fn load(tables: &[PathBuf], settings: &Settings, source: &SourceArgs) -> Res
     }
     Ok(loaded)
 }
-
-/// Where a report's counts came from, in words, for its provenance.
-pub fn counts_from(loaded: &Loaded) -> String {
-    let tables = loaded.tables.len();
-    match loaded.from_summaries {
-        0 => format!("read from the rows of {tables} table{}", plural(tables)),
-        n if n == tables => format!(
-            "read from the summary files of {tables} table{}",
-            plural(tables)
-        ),
-        n => format!(
-            "read from the summary files of {n} and the rows of {} of {tables} tables",
-            tables - n
-        ),
-    }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
-}

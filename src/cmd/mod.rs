@@ -29,3 +29,12 @@ pub fn command_line() -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// The run recorded in a table's manifest: this remis's commit and the
+/// command line.
+pub fn run_info() -> remis_table::writer::RunInfo {
+    remis_table::writer::RunInfo {
+        commit: COMMIT.to_string(),
+        command: command_line(),
+    }
+}

@@ -256,6 +256,19 @@ impl EventPatterns {
     pub fn built_in() -> Arc<EventPatterns> {
         Arc::clone(&BUILT_IN)
     }
+
+    /// The patterns of the file `path` (`--event-patterns`), or the
+    /// built-in ones.
+    pub fn load(path: Option<&std::path::Path>) -> anyhow::Result<Arc<EventPatterns>> {
+        let Some(path) = path else {
+            return Ok(EventPatterns::built_in());
+        };
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| anyhow::Error::new(e).context(format!("reading {}", path.display())))?;
+        let patterns = EventPatterns::from_toml(&text)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        Ok(Arc::new(patterns))
+    }
 }
 
 impl Default for EventPatterns {

@@ -12,6 +12,8 @@
 //!   reads back);
 //! - [`pipeline`]: the classify stage, wiring core's reader and replay
 //!   across threads into the writer;
+//! - [`classify`](mod@classify): a whole `classify` run, one table or a
+//!   shard per input, each committed with the file written beside it;
 //! - [`resume`]: the parts and checkpoints of a run that can resume;
 //! - [`shards`]: where classify writes (one table, or a shard per input)
 //!   and when a shard already there may be replaced.
@@ -19,6 +21,7 @@
 // Messages go through `remis_core::say!` (clippy.toml).
 #![deny(clippy::disallowed_macros)]
 
+pub mod classify;
 pub mod dedup;
 pub mod format;
 pub mod panics;

@@ -2,16 +2,24 @@
 //! columnar input.
 
 /// Caps on what one game may hold. A game over a cap becomes a row with
-/// `ending = invalid` and an error naming the cap.
+/// `ending = invalid` and an error naming the cap. With the `clap`
+/// feature, they are also `classify`'s flags (each field's text is its
+/// help, its default the flag's).
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct Limits {
-    /// Bytes of one game, tags and movetext together.
+    /// Largest game read, in bytes; a longer game becomes an invalid row
+    /// with its tags.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = Limits::default().max_game_bytes))]
     pub max_game_bytes: usize,
-    /// Bytes of one game's tag section.
+    /// Largest tag section of one game, in bytes.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = Limits::default().max_header_bytes))]
     pub max_header_bytes: usize,
-    /// Bytes of one `{ comment }`.
+    /// Largest { comment }, in bytes.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = Limits::default().max_comment_bytes))]
     pub max_comment_bytes: usize,
-    /// Plies of one game.
+    /// Most plies replayed in one game.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = Limits::default().max_plies))]
     pub max_plies: u32,
 }
 

@@ -38,7 +38,8 @@ mod resumable;
 
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// Worker threads for replay; 0 means one per core.
+    /// Worker threads for replay, as asked ([`replay_threads`]): 0 means
+    /// one per core.
     pub threads: usize,
     /// Bytes of PGN per chunk handed to a worker.
     pub chunk_bytes: usize,
@@ -72,6 +73,37 @@ impl Default for Options {
             run: None,
             row_group_rows: ROW_GROUP_ROWS,
         }
+    }
+}
+
+/// The replay threads of a run.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct Threads {
+    pub count: usize,
+    /// More were asked for than [`MAX_THREADS_PER_CORE`] a core.
+    pub capped: bool,
+}
+
+/// Replay threads a core at most: more only add memory and switching.
+pub const MAX_THREADS_PER_CORE: usize = 4;
+
+/// The replay threads for `asked` (`--threads`): 0 is one per core, and
+/// more than [`MAX_THREADS_PER_CORE`] a core are that many.
+pub fn replay_threads(asked: usize) -> Threads {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    match asked {
+        0 => Threads {
+            count: cores,
+            capped: false,
+        },
+        n if n > MAX_THREADS_PER_CORE * cores => Threads {
+            count: MAX_THREADS_PER_CORE * cores,
+            capped: true,
+        },
+        n => Threads {
+            count: n,
+            capped: false,
+        },
     }
 }
 
@@ -258,10 +290,7 @@ fn replay(
     progress: &mut dyn FnMut(Progress),
     rows: &mut (dyn FnMut(&polars::prelude::DataFrame) -> Result<()> + Send),
 ) -> Result<(Summary, input::ReadReport)> {
-    let threads = match options.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
+    let threads = replay_threads(options.threads).count;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|i| format!("remis-replay-{i}"))

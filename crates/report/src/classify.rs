@@ -1,0 +1,63 @@
+//! `classify` with its summary: beside each table it writes, the counts
+//! for the default filters, which the reading commands without filters
+//! read instead of the rows. They are counted from each row group as
+//! remis-table writes it ([`Beside`]): no second pass over the table.
+
+use anyhow::{Context, Result};
+
+use remis_table::classify::{Beside, Counter, Event, Job, Outcome};
+use remis_table::pipeline::RowGroup;
+use remis_table::safe_file::AtomicFile;
+use remis_table::writer::WrittenTable;
+
+use crate::analysis::{Config, Filters, Settings, SummaryBuilder, summary};
+use crate::study::{EventPatterns, events::EventCatalogue};
+
+/// Runs `job` (see [`remis_table::classify::run`]), each table with its
+/// summary unless `summarize` is false.
+pub fn run(job: &Job, summarize: bool, show: &mut dyn FnMut(Event)) -> Result<Outcome> {
+    if !summarize {
+        return remis_table::classify::run(job, None, show);
+    }
+    let settings = Settings {
+        filters: Filters::default(),
+        patterns: EventPatterns::default(),
+        catalogue: EventCatalogue::built_in(),
+    };
+    let config = settings.config();
+    remis_table::classify::run(job, Some(&DefaultSummary { config: &config }), show)
+}
+
+/// The summary under `config`, of each table written.
+struct DefaultSummary<'a> {
+    config: &'a Config<'a>,
+}
+
+impl Beside for DefaultSummary<'_> {
+    fn counter(&self) -> Box<dyn Counter + '_> {
+        Box::new(Counting {
+            config: self.config,
+            builder: SummaryBuilder::new(self.config),
+        })
+    }
+}
+
+struct Counting<'a> {
+    config: &'a Config<'a>,
+    builder: SummaryBuilder<'a>,
+}
+
+impl Counter for Counting<'_> {
+    fn add(&mut self, rows: &RowGroup) -> Result<()> {
+        self.builder.add_frame(rows).context("counting the summary")
+    }
+
+    fn finish(self: Box<Self>, table: &WrittenTable) -> Result<(u64, AtomicFile)> {
+        let counts = self
+            .builder
+            .finish()
+            .with_context(|| format!("summarizing {}", table.path().display()))?;
+        let file = summary::prepare(table.path(), table.readable_path(), self.config, &counts)?;
+        Ok((counts.rows(), file))
+    }
+}
