@@ -10,7 +10,10 @@
 //!   position to chasolver on the `chess` crate's board; and the rule
 //!   state of one game ([`rules::Arbiter`]);
 //! - [`replay`]: the pgn-reader visitor that feeds a game's moves to the
-//!   rules and turns it into a [`replay::GameRecord`].
+//!   rules and turns it into a [`replay::GameRecord`];
+//! - [`explain`](mod@explain): one game replayed again for the trail an
+//!   arbiter can check (repetitions, move counts, the searches' proofs),
+//!   which `remis explain` and the report's audit links show.
 //!
 //! This crate knows nothing of Parquet, polars or charts.
 

@@ -1,8 +1,8 @@
-//! The columns of `games.parquet`, named and typed once. The writer
-//! (`table`) builds its frame in this order with these names and types, the
-//! readers (`analysis`) refer to columns through [`Column`], and a test
-//! checks `docs/columns.md` against [`Column::ALL`], so the three cannot
-//! drift apart.
+//! The columns of `games.parquet`, named and typed once. The writer (this
+//! crate's [`writer`](crate::writer)) builds its frame in this order with
+//! these names and types, the readers (remis-report's `analysis`) refer to
+//! columns through [`Column`], and a test checks `docs/columns.md` against
+//! [`Column::ALL`], so the three cannot drift apart.
 
 use polars::prelude::{DataType, Expr, Field, PlSmallStr, Schema, col};
 
