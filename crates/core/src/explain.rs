@@ -5,6 +5,11 @@
 //! and ended, the written move of a claim, the final position, and for a
 //! dead position or a flag fall what the search proved, with a helpmate
 //! line as the certificate when a side can mate.
+//!
+//! The trail holds facts, typed ([`Step`], [`Verdict`], [`Proof`]): one
+//! function per ending finds them, and remis-report's `render::explain`
+//! puts them in words (text, JSON, HTML), so that no prose is written
+//! here.
 
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position, fen::Fen, san::SanPlus};
 
@@ -25,17 +30,159 @@ pub struct TrailEvent {
     /// The move that reached the position, as written ("23...Kf7").
     pub san: Option<String>,
     pub fen: String,
-    /// What the position is: "repetition (occurrence 2 of 3)",
-    /// "fifty-move count starts", "checkmate", ...
-    pub kind: String,
-    pub note: String,
+    /// What the position is under the Laws: facts, named; the renderer
+    /// (remis-report's `render::explain`) puts them in words.
+    pub step: Step,
+}
+
+/// What a position of the trail is under the Laws.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// `mated` is checkmated (5.1.1).
+    Checkmate { mated: Color },
+    /// `to_move` has no legal move and is not in check (5.2.1).
+    Stalemate { to_move: Color },
+    /// Occurrence `occurrence` of `total` of one position (9.2.2).
+    Repetition {
+        occurrence: usize,
+        total: usize,
+        seen: Occurrence,
+    },
+    /// The same pieces on the same squares as the repeated position, but
+    /// not the same position under 9.2.2: not counted.
+    NotTheSamePosition { differs: Difference },
+    /// Under an agreed draw: an earlier occurrence of the final position.
+    SameAsFinal { occurrence: usize, total: usize },
+    /// Where the 50- or 75-move count (`moves`) began.
+    CountStarts { moves: u32, from: CountStart },
+    /// `moves` moves by each side completed: `halfmoves` without a pawn
+    /// move or capture.
+    CountCompleted { moves: u32, halfmoves: usize },
+    /// 50 moves by each side completed by a written, unplayed move
+    /// (9.3.1).
+    FiftyByWrittenMove,
+    /// Neither side can mate (5.2.2), and why.
+    Dead(DeadReason),
+    /// The position when the flag fell (6.9).
+    FlagFall,
+    /// The last position, and what little there is to say of it.
+    Final(FinalNote),
+}
+
+/// How an occurrence of a repeated position came about.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Occurrence {
+    /// Played on the board.
+    Played,
+    /// Played, and the position a written move of the claim would bring
+    /// about again.
+    TargetOfWrittenMove,
+    /// Brought about by the written, unplayed move of the claim
+    /// (9.2.1.1).
+    ByWrittenMove,
+}
+
+/// Why positions with the same pieces on the same squares and the same
+/// side to move are not the same position (9.2.2).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Difference {
+    CastlingRights,
+    EnPassant,
+}
+
+/// Where a move count began.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CountStart {
+    /// Before the record: the set-up position's half-move clock.
+    BeforeRecord { start_clock: u32 },
+    /// At the start position.
+    StartPosition,
+    /// After the last pawn move or capture.
+    AfterZeroing,
+}
+
+/// What the trail says of a final position that no rule decides.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FinalNote {
+    /// Recorded as a repetition; the position occurred this many times.
+    Occurred(usize),
+    /// Recorded as a move-count draw; this many half-moves without a pawn
+    /// move or capture.
+    HalfMoves(usize),
+    Agreed,
+    Resigned,
+    Unremarked,
+}
+
+/// Why a position is dead (5.2.2), or what is known of it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum DeadReason {
+    /// Neither side has the pieces to mate.
+    InsufficientMaterial,
+    /// Every series of legal moves was examined; what each side can do.
+    DeadBySearch { white: Mate, black: Mate },
+    /// The search found a side that can still mate.
+    Alive,
+    /// Not searched, and presumed alive.
+    PresumedAlive,
+    /// The search gave up within its budget.
+    Unknown,
+}
+
+/// The verdict of a trail, as the renderer words it in one sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Mated { winner: Color },
+    Stalemate,
+    /// The fifth occurrence, at `ply` (9.6.1).
+    FifthOccurrence { ply: usize },
+    /// The final position occurred `total` times (9.2.1).
+    ThreefoldClaim { total: usize },
+    /// A claim with the written move `written` (9.2.1.1).
+    WrittenMoveRepetition { written: String },
+    /// Recorded as a repetition; the moves show none.
+    RepetitionNotShown,
+    /// 75 moves by each side completed at `ply` (9.6.2).
+    SeventyFiveCompleted { ply: usize },
+    FiftyClaim,
+    FiftyByWrittenMove,
+    /// Recorded as a move-count draw of `limit` half-moves; the moves show
+    /// `halfmoves`.
+    CountNotShown { limit: usize, halfmoves: usize },
+    /// Dead from `ply` (5.2.2).
+    Dead { ply: usize },
+    /// After the flag fell, `side` could still mate: the flag fall loses.
+    FlagFallLoses { side: Color },
+    /// After the flag fell, `side` cannot mate: a draw.
+    FlagFallDraws { side: Color },
+    /// The flag fell; nothing more is known.
+    FlagFell,
+    /// The flag fell, and no result says whose.
+    FlagFallUnattributed,
+    /// The same pieces `looks_alike` times, the same position `total`
+    /// times: an agreed draw, not a repetition.
+    LookAlikeAgreed { looks_alike: usize, total: usize },
+    Agreed,
+    Resigned,
+    /// Recorded so; the trail has nothing to add.
+    Recorded(Ending),
+}
+
+/// What the search proved when no helpmate could be shown.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// Of a dead position.
+    Dead(DeadReason),
+    /// Of a flag fall: whether `side` can mate, as the classification's
+    /// search decided it.
+    Flag { side: Color, decided: Option<Mate> },
 }
 
 /// A series of legal moves in which a side mates: the proof that it can.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Helpmate {
-    /// The side that mates ("white" or "black").
-    pub side: &'static str,
+    /// The side that mates.
+    pub side: Color,
     /// The position the line starts from.
     pub fen: String,
     pub san: Vec<String>,
@@ -51,14 +198,12 @@ pub struct Trail {
     pub event: Option<String>,
     pub date: Option<String>,
     /// The result as recorded, and as the Laws give it.
-    pub recorded_result: Option<&'static str>,
-    pub laws_result: Option<&'static str>,
+    pub recorded_result: Option<GameResult>,
+    pub laws_result: Option<GameResult>,
     /// The table's `ending`.
-    pub ending: &'static str,
-    /// The article of the FIDE Laws (2018) that decides the ending.
-    pub article: &'static str,
+    pub ending: Ending,
     /// Why the recorded result contradicts the Laws, if it does.
-    pub mismatch: Option<&'static str>,
+    pub mismatch: Option<Mismatch>,
     pub plies: u32,
     pub start_fen: String,
     /// Every move played, in SAN, from the start position.
@@ -66,9 +211,8 @@ pub struct Trail {
     pub events: Vec<TrailEvent>,
     pub helpmate: Option<Helpmate>,
     /// What the search proved when no line could be shown.
-    pub proof: Option<String>,
-    /// The verdict in one sentence.
-    pub summary: String,
+    pub proof: Option<Proof>,
+    pub verdict: Verdict,
     /// Why the game could not be replayed, when it could not.
     pub error: Option<String>,
 }
@@ -150,12 +294,77 @@ fn fen(pos: &Chess) -> String {
     Fen::from_position(pos, EnPassantMode::Legal).to_string()
 }
 
-fn side(color: Color) -> &'static str {
-    color.fold_wb("white", "black")
+/// The game replayed for its trail: every position, the move that reached
+/// it as written, and its repetition hash (the rules compare them over
+/// and over).
+struct Played<'a> {
+    found: &'a Found,
+    positions: Vec<Chess>,
+    sans: Vec<Option<String>>,
+    hashes: Vec<u64>,
 }
 
-fn result_str(r: Option<GameResult>) -> Option<&'static str> {
-    r.map(GameResult::as_str)
+impl<'a> Played<'a> {
+    fn of(found: &'a Found) -> Played<'a> {
+        let mut positions = Vec::with_capacity(found.moves.len() + 1);
+        let mut sans: Vec<Option<String>> = Vec::with_capacity(found.moves.len() + 1);
+        positions.push(found.start.clone());
+        sans.push(None);
+        for &m in &found.moves {
+            let before = positions.last().expect("the start position is there");
+            sans.push(Some(move_label(before, m)));
+            let mut after = before.clone();
+            after.play_unchecked(m);
+            positions.push(after);
+        }
+        let hashes = positions.iter().map(position_hash).collect();
+        Played {
+            found,
+            positions,
+            sans,
+            hashes,
+        }
+    }
+
+    /// The last ply, and its position.
+    fn last(&self) -> usize {
+        self.positions.len() - 1
+    }
+
+    fn final_position(&self) -> &Chess {
+        &self.positions[self.last()]
+    }
+
+    /// The position at `ply`, as a step of the trail.
+    fn event(&self, ply: usize, step: Step) -> TrailEvent {
+        TrailEvent {
+            ply: ply as u32,
+            san: self.sans[ply].clone(),
+            fen: fen(&self.positions[ply]),
+            step,
+        }
+    }
+
+    /// The position a written, unplayed move `m` brings about after the
+    /// last ply.
+    fn written(&self, m: Move, after: &Chess, step: Step) -> TrailEvent {
+        TrailEvent {
+            ply: self.last() as u32 + 1,
+            san: Some(move_label(self.final_position(), m)),
+            fen: fen(after),
+            step,
+        }
+    }
+
+    /// The first event of the game the replay found, if it is one of
+    /// `events`.
+    fn first_event(&self, events: &[Event]) -> Option<usize> {
+        self.found
+            .record
+            .first_event
+            .filter(|(_, e)| events.contains(e))
+            .map(|(ply, _)| ply as usize)
+    }
 }
 
 /// The trail of a found game. `search` decides the dead positions and
@@ -164,30 +373,7 @@ fn result_str(r: Option<GameResult>) -> Option<&'static str> {
 pub fn explain(found: &Found, game_no: u64, search: &SearchOptions) -> Trail {
     let record = &found.record;
     let text = |f: Field| record.text.get(f).map(str::to_string);
-    // Every position of the game and the move that reached it.
-    let mut positions = Vec::with_capacity(found.moves.len() + 1);
-    let mut sans: Vec<Option<String>> = Vec::with_capacity(found.moves.len() + 1);
-    positions.push(found.start.clone());
-    sans.push(None);
-    for &m in &found.moves {
-        let before = positions.last().expect("the start position is there");
-        sans.push(Some(move_label(before, m)));
-        let mut after = before.clone();
-        after.play_unchecked(m);
-        positions.push(after);
-    }
-    let last = positions.len() - 1;
-    let final_pos = &positions[last];
-    // Each position's repetition hash, once: the repetition rules compare
-    // them over and over.
-    let hashes: Vec<u64> = positions.iter().map(position_hash).collect();
-    let event = |ply: usize, kind: String, note: String| TrailEvent {
-        ply: ply as u32,
-        san: sans[ply].clone(),
-        fen: fen(&positions[ply]),
-        kind,
-        note,
-    };
+    let game = Played::of(found);
     let mut trail = Trail {
         source: found.source.clone(),
         game_no,
@@ -195,12 +381,11 @@ pub fn explain(found: &Found, game_no: u64, search: &SearchOptions) -> Trail {
         black: text(Field::Black),
         event: text(Field::Event),
         date: text(Field::Date),
-        recorded_result: result_str(record.result),
-        laws_result: result_str(record.law_result),
-        ending: record.ending.as_str(),
-        article: article(record.ending),
-        mismatch: record.mismatch.map(Mismatch::as_str),
-        plies: last as u32,
+        recorded_result: record.result,
+        laws_result: record.law_result,
+        ending: record.ending,
+        mismatch: record.mismatch,
+        plies: game.last() as u32,
         start_fen: fen(&found.start),
         moves: {
             let mut at = found.start.clone();
@@ -213,260 +398,234 @@ pub fn explain(found: &Found, game_no: u64, search: &SearchOptions) -> Trail {
         events: Vec::new(),
         helpmate: None,
         proof: None,
-        summary: String::new(),
+        verdict: Verdict::Recorded(record.ending),
         error: record.error().map(str::to_string),
     };
-    let first = record.first_event.map(|(ply, e)| (ply as usize, e));
     match record.ending {
-        Ending::Checkmate => {
-            trail.events.push(event(
-                last,
-                "checkmate".into(),
-                format!("{} is checkmated", side(final_pos.turn())),
-            ));
-            trail.summary = format!("{} mated (5.1.1).", side(!final_pos.turn()));
-        }
-        Ending::Stalemate => {
-            trail.events.push(event(
-                last,
-                "stalemate".into(),
-                format!(
-                    "{} to move has no legal move and is not in check",
-                    side(final_pos.turn())
-                ),
-            ));
-            trail.summary = "Stalemate: the game is drawn (5.2.1).".into();
-        }
-        Ending::FivefoldRepetition | Ending::ThreefoldRepetition => {
-            let five = record.ending == Ending::FivefoldRepetition;
-            let at = match first {
-                Some((ply, Event::FivefoldRepetition)) if five => ply,
-                _ => last,
-            };
-            let needed = if five { 5 } else { 3 };
-            let seen = occurrences(&hashes, hashes[at], at);
-            if seen.len() >= needed {
-                let total = seen.len();
-                for (k, &ply) in seen.iter().enumerate() {
-                    trail.events.push(event(
-                        ply,
-                        format!("repetition (occurrence {} of {total})", k + 1),
-                        "the same position: the same player to move, the same pieces on the same \
-                         squares, the same castling and en-passant rights (9.2.2)"
-                            .into(),
-                    ));
-                }
-                similar(&mut trail.events, &positions, &sans, &positions[at], at);
-                trail.summary = if five {
-                    format!(
-                        "The position occurred for the fifth time at ply {at}: the game ended there (9.6.1)."
-                    )
-                } else {
-                    format!("The final position occurred {total} times: a draw by claim (9.2.1).")
-                };
-            } else if let Some((m, after)) = repeating_move(&positions, &hashes, last) {
-                let written = move_label(final_pos, m);
-                let mut ply_list = occurrences(&hashes, position_hash(&after), last);
-                let total = ply_list.len() + 1;
-                for (k, ply) in ply_list.drain(..).enumerate() {
-                    trail.events.push(event(
-                        ply,
-                        format!("repetition (occurrence {} of {total})", k + 1),
-                        "the position the written move would bring about".into(),
-                    ));
-                }
-                trail.events.push(TrailEvent {
-                    ply: last as u32 + 1,
-                    san: Some(written.clone()),
-                    fen: fen(&after),
-                    kind: format!("repetition (occurrence {total} of {total}), by a written move"),
-                    note:
-                        "written on the scoresheet and not played: the claim rests on it (9.2.1.1)"
-                            .into(),
-                });
-                similar(&mut trail.events, &positions, &sans, &after, last);
-                trail.summary = format!(
-                    "A claim with the written move {written}, which would make the position occur a third time (9.2.1.1)."
-                );
-            } else {
-                trail.events.push(event(
-                    last,
-                    "final position".into(),
-                    format!(
-                        "it has occurred {} times",
-                        occurrences(&hashes, hashes[last], last).len()
-                    ),
-                ));
-                trail.summary =
-                    "Recorded as a repetition (the Termination tag); the moves show no position \
-                                 three times, nor a written move that would make one."
-                        .into();
-            }
-        }
-        Ending::FiftyMoves | Ending::SeventyFiveMoves => {
-            let seventy_five = record.ending == Ending::SeventyFiveMoves;
-            let at = match first {
-                Some((ply, Event::SeventyFiveMoves)) if seventy_five => ply,
-                _ => last,
-            };
-            let clock = positions[at].halfmoves() as usize;
-            let start = at.saturating_sub(clock);
-            let limit = if seventy_five { 150 } else { 100 };
-            trail.events.push(event(
-                start,
-                format!("{}-move count starts", if seventy_five { 75 } else { 50 }),
-                if clock > at {
-                    format!(
-                        "the count began before the record (the start position's clock is {})",
-                        found.start.halfmoves()
-                    )
-                } else if start == 0 {
-                    "the start position".into()
-                } else {
-                    "after the last pawn move or capture".into()
-                },
-            ));
-            if clock >= limit {
-                trail.events.push(event(
-                    at,
-                    format!("{} moves by each side completed", limit / 2),
-                    format!("{clock} half-moves without a pawn move or capture"),
-                ));
-                trail.summary = if seventy_five {
-                    format!(
-                        "75 moves by each side without a pawn move or capture, completed at ply {at}: the game ended there (9.6.2)."
-                    )
-                } else {
-                    "50 moves by each side without a pawn move or capture: a draw by claim (9.3.1)."
-                        .into()
-                };
-            } else if let Some(m) = final_pos
-                .legal_moves()
-                .into_iter()
-                .find(|m| !m.is_zeroing())
-                .filter(|_| !seventy_five && clock + 1 == limit)
-            {
-                let mut after = final_pos.clone();
-                after.play_unchecked(m);
-                trail.events.push(TrailEvent {
-                    ply: last as u32 + 1,
-                    san: Some(move_label(final_pos, m)),
-                    fen: fen(&after),
-                    kind: "50 moves by each side completed, by a written move".into(),
-                    note: "written on the scoresheet and not played: the claim rests on it (9.3.1)"
-                        .into(),
-                });
-                trail.summary =
-                    "A claim with a written move that completes 50 moves (9.3.1).".into();
-            } else {
-                trail.events.push(event(
-                    last,
-                    "final position".into(),
-                    format!("{clock} half-moves without a pawn move or capture"),
-                ));
-                trail.summary = format!(
-                    "Recorded as a {}-move draw (the Termination tag); the moves show {clock} half-moves \
-                     without a pawn move or capture, not {limit}, nor a written move that completes them.",
-                    limit / 2
-                );
-            }
-        }
-        Ending::InsufficientMaterial | Ending::DeadPosition => {
-            let at = match first {
-                Some((ply, Event::InsufficientMaterial | Event::DeadPosition)) => ply,
-                _ => last,
-            };
-            let pos = &positions[at];
-            let verdict = deadness(pos, pos.legal_moves().len(), search);
-            let note = dead_note(pos, verdict, search);
-            trail
-                .events
-                .push(event(at, "dead position".into(), note.clone()));
-            trail.proof = Some(note);
-            trail.summary = format!(
-                "From ply {at} neither player can checkmate by any series of legal moves: the game ended there (5.2.2)."
-            );
-        }
+        Ending::Checkmate => checkmate(&mut trail, &game),
+        Ending::Stalemate => stalemate(&mut trail, &game),
+        Ending::FivefoldRepetition | Ending::ThreefoldRepetition => repetition(&mut trail, &game),
+        Ending::FiftyMoves | Ending::SeventyFiveMoves => move_count(&mut trail, &game),
+        Ending::InsufficientMaterial | Ending::DeadPosition => dead(&mut trail, &game, search),
         Ending::TimeForfeit | Ending::TimeoutVsInsufficientMaterial => {
-            let opponent = match record.result {
-                Some(GameResult::Win(winner)) => Some(winner),
-                Some(GameResult::Draw) => Some(!final_pos.turn()),
-                _ => None,
-            };
-            trail.events.push(event(
-                last,
-                "flag fall".into(),
-                "the position when the flag fell".into(),
-            ));
-            if let Some(color) = opponent {
-                explain_flag(&mut trail, final_pos, color, record.flag_opponent, search);
-            }
+            flag_fall(&mut trail, &game, search)
         }
-        Ending::Agreed => {
-            trail.events.push(event(
-                last,
-                "final position".into(),
-                "drawn by agreement".into(),
-            ));
-            // A repetition on the board that the Laws do not count: the
-            // same pieces three times, but not the same position.
-            let looks_alike = positions
-                .iter()
-                .filter(|p| p.turn() == final_pos.turn() && p.board() == final_pos.board())
-                .count();
-            if looks_alike >= 3 {
-                let same = occurrences(&hashes, hashes[last], last);
-                let total = same.len();
-                for (k, &ply) in same.iter().enumerate().filter(|(_, p)| **p != last) {
-                    trail.events.push(event(
-                        ply,
-                        format!(
-                            "same as the final position (occurrence {} of {total})",
-                            k + 1
-                        ),
-                        String::new(),
-                    ));
-                }
-                similar(&mut trail.events, &positions, &sans, final_pos, last);
-                trail.summary = format!(
-                    "The same pieces stood on the same squares {looks_alike} times with the same player to move, \
-                     but the position (9.2.2) occurred only {total} times: no threefold repetition. A draw by \
-                     agreement (9.1)."
-                );
-                return finish(trail);
-            }
-            trail.summary =
-                "No rule of the Laws ends the game here: a draw by agreement (9.1).".into();
-        }
+        Ending::Agreed => agreed(&mut trail, &game),
         Ending::Resignation => {
-            trail.events.push(event(
-                last,
-                "final position".into(),
-                "a player resigned".into(),
-            ));
-            trail.summary = "A player resigned (5.1.2).".into();
+            let last = game.last();
+            trail.events.push(game.event(last, Step::Final(FinalNote::Resigned)));
+            trail.verdict = Verdict::Resigned;
         }
         _ => {
-            trail
-                .events
-                .push(event(last, "final position".into(), String::new()));
-            trail.summary = format!("Recorded as {}.", record.ending.as_str().replace('_', " "));
+            let last = game.last();
+            trail.events.push(game.event(last, Step::Final(FinalNote::Unremarked)));
         }
     }
-    finish(trail)
+    trail
 }
 
-/// The verdict's last words: the recorded result against the Laws'.
-fn finish(mut trail: Trail) -> Trail {
-    if let (Some(reason), Some(recorded), Some(laws)) =
-        (trail.mismatch, trail.recorded_result, trail.laws_result)
+fn checkmate(trail: &mut Trail, game: &Played) {
+    let turn = game.final_position().turn();
+    trail
+        .events
+        .push(game.event(game.last(), Step::Checkmate { mated: turn }));
+    trail.verdict = Verdict::Mated { winner: !turn };
+}
+
+fn stalemate(trail: &mut Trail, game: &Played) {
+    let to_move = game.final_position().turn();
+    trail
+        .events
+        .push(game.event(game.last(), Step::Stalemate { to_move }));
+    trail.verdict = Verdict::Stalemate;
+}
+
+/// Every occurrence of the repeated position; for a claim, the written
+/// move that makes the third; else the final position's count.
+fn repetition(trail: &mut Trail, game: &Played) {
+    let five = trail.ending == Ending::FivefoldRepetition;
+    let last = game.last();
+    let at = match game.first_event(&[Event::FivefoldRepetition]) {
+        Some(ply) if five => ply,
+        _ => last,
+    };
+    let needed = if five { 5 } else { 3 };
+    let seen = occurrences(&game.hashes, game.hashes[at], at);
+    if seen.len() >= needed {
+        let total = seen.len();
+        for (k, &ply) in seen.iter().enumerate() {
+            trail.events.push(game.event(
+                ply,
+                Step::Repetition {
+                    occurrence: k + 1,
+                    total,
+                    seen: Occurrence::Played,
+                },
+            ));
+        }
+        similar(&mut trail.events, game, &game.positions[at], at);
+        trail.verdict = if five {
+            Verdict::FifthOccurrence { ply: at }
+        } else {
+            Verdict::ThreefoldClaim { total }
+        };
+    } else if let Some((m, after)) = repeating_move(&game.positions, &game.hashes, last) {
+        let ply_list = occurrences(&game.hashes, position_hash(&after), last);
+        let total = ply_list.len() + 1;
+        for (k, ply) in ply_list.into_iter().enumerate() {
+            trail.events.push(game.event(
+                ply,
+                Step::Repetition {
+                    occurrence: k + 1,
+                    total,
+                    seen: Occurrence::TargetOfWrittenMove,
+                },
+            ));
+        }
+        trail.events.push(game.written(
+            m,
+            &after,
+            Step::Repetition {
+                occurrence: total,
+                total,
+                seen: Occurrence::ByWrittenMove,
+            },
+        ));
+        similar(&mut trail.events, game, &after, last);
+        trail.verdict = Verdict::WrittenMoveRepetition {
+            written: move_label(game.final_position(), m),
+        };
+    } else {
+        let occurred = occurrences(&game.hashes, game.hashes[last], last).len();
+        trail
+            .events
+            .push(game.event(last, Step::Final(FinalNote::Occurred(occurred))));
+        trail.verdict = Verdict::RepetitionNotShown;
+    }
+}
+
+/// Where the 50- or 75-move count began and where it completed; for a
+/// claim, the written move that completes it.
+fn move_count(trail: &mut Trail, game: &Played) {
+    let seventy_five = trail.ending == Ending::SeventyFiveMoves;
+    let last = game.last();
+    let at = match game.first_event(&[Event::SeventyFiveMoves]) {
+        Some(ply) if seventy_five => ply,
+        _ => last,
+    };
+    let clock = game.positions[at].halfmoves() as usize;
+    let start = at.saturating_sub(clock);
+    let limit = if seventy_five { 150 } else { 100 };
+    let from = if clock > at {
+        CountStart::BeforeRecord {
+            start_clock: game.found.start.halfmoves(),
+        }
+    } else if start == 0 {
+        CountStart::StartPosition
+    } else {
+        CountStart::AfterZeroing
+    };
+    trail.events.push(game.event(
+        start,
+        Step::CountStarts {
+            moves: limit as u32 / 2,
+            from,
+        },
+    ));
+    let final_pos = game.final_position();
+    if clock >= limit {
+        trail.events.push(game.event(
+            at,
+            Step::CountCompleted {
+                moves: limit as u32 / 2,
+                halfmoves: clock,
+            },
+        ));
+        trail.verdict = if seventy_five {
+            Verdict::SeventyFiveCompleted { ply: at }
+        } else {
+            Verdict::FiftyClaim
+        };
+    } else if let Some(m) = final_pos
+        .legal_moves()
+        .into_iter()
+        .find(|m| !m.is_zeroing())
+        .filter(|_| !seventy_five && clock + 1 == limit)
     {
-        trail.summary.push_str(&format!(
-            " The record says {recorded}; the Laws give {laws} ({}).",
-            reason.replace('_', " ")
+        let mut after = final_pos.clone();
+        after.play_unchecked(m);
+        trail
+            .events
+            .push(game.written(m, &after, Step::FiftyByWrittenMove));
+        trail.verdict = Verdict::FiftyByWrittenMove;
+    } else {
+        trail
+            .events
+            .push(game.event(last, Step::Final(FinalNote::HalfMoves(clock))));
+        trail.verdict = Verdict::CountNotShown {
+            limit,
+            halfmoves: clock,
+        };
+    }
+}
+
+/// The first dead position, and what makes it dead.
+fn dead(trail: &mut Trail, game: &Played, search: &SearchOptions) {
+    let at = game
+        .first_event(&[Event::InsufficientMaterial, Event::DeadPosition])
+        .unwrap_or(game.last());
+    let pos = &game.positions[at];
+    let reason = dead_reason(pos, deadness(pos, pos.legal_moves().len(), search), search);
+    trail.events.push(game.event(at, Step::Dead(reason)));
+    trail.proof = Some(Proof::Dead(reason));
+    trail.verdict = Verdict::Dead { ply: at };
+}
+
+/// The position when the flag fell, and whether the opponent could mate.
+fn flag_fall(trail: &mut Trail, game: &Played, search: &SearchOptions) {
+    let final_pos = game.final_position();
+    let opponent = match trail.recorded_result {
+        Some(GameResult::Win(winner)) => Some(winner),
+        Some(GameResult::Draw) => Some(!final_pos.turn()),
+        _ => None,
+    };
+    trail.events.push(game.event(game.last(), Step::FlagFall));
+    trail.verdict = Verdict::FlagFallUnattributed;
+    if let Some(color) = opponent {
+        explain_flag(trail, final_pos, color, game.found.record.flag_opponent, search);
+    }
+}
+
+/// An agreed draw, and a repetition on the board that the Laws do not
+/// count: the same pieces three times, but not the same position.
+fn agreed(trail: &mut Trail, game: &Played) {
+    let last = game.last();
+    let final_pos = game.final_position();
+    trail
+        .events
+        .push(game.event(last, Step::Final(FinalNote::Agreed)));
+    let looks_alike = game
+        .positions
+        .iter()
+        .filter(|p| p.turn() == final_pos.turn() && p.board() == final_pos.board())
+        .count();
+    if looks_alike < 3 {
+        trail.verdict = Verdict::Agreed;
+        return;
+    }
+    let same = occurrences(&game.hashes, game.hashes[last], last);
+    let total = same.len();
+    for (k, &ply) in same.iter().enumerate().filter(|(_, p)| **p != last) {
+        trail.events.push(game.event(
+            ply,
+            Step::SameAsFinal {
+                occurrence: k + 1,
+                total,
+            },
         ));
     }
-    trail
+    similar(&mut trail.events, game, final_pos, last);
+    trail.verdict = Verdict::LookAlikeAgreed { looks_alike, total };
 }
 
 /// After a flag fall: the helpmate that shows `color` can mate, or what
@@ -478,7 +637,6 @@ fn explain_flag(
     decided: Option<Mate>,
     search: &SearchOptions,
 ) {
-    let name = side(color);
     if let Some(line) = helpmate(pos, color, search.deep_nodes.max(EXPLAIN_NODES)) {
         let mut at = pos.clone();
         let san = line
@@ -486,65 +644,34 @@ fn explain_flag(
             .map(|&m| SanPlus::from_move_and_play_unchecked(&mut at, m).to_string())
             .collect();
         trail.helpmate = Some(Helpmate {
-            side: name,
+            side: color,
             fen: fen(pos),
             san,
         });
-        trail.summary = format!(
-            "The flag fell; {name} could still checkmate by a series of legal moves (the helpmate below), so the flag fall loses (6.9)."
-        );
+        trail.verdict = Verdict::FlagFallLoses { side: color };
         return;
     }
-    let proof = match decided {
-        Some(Mate::Impossible) => {
-            format!("the search exhausted every series of legal moves: {name} cannot checkmate")
-        }
-        Some(Mate::Unknown) | None => format!(
-            "the search gave up within its budget: whether {name} can checkmate is not known"
-        ),
-        Some(Mate::Possible) => format!(
-            "the classification's search found a helpmate for {name}; none was found again within {EXPLAIN_NODES} nodes"
-        ),
-        Some(Mate::Presumed) => format!(
-            "not searched: {name} keeps a queen, rook or pawn in a position without frozen pawns, so {name} is \
-             presumed able to mate, and the recorded win stands; no helpmate was found within {EXPLAIN_NODES} nodes \
-             (`--search-everywhere` searches in full)"
-        ),
+    trail.verdict = match decided {
+        Some(Mate::Impossible) => Verdict::FlagFallDraws { side: color },
+        _ => Verdict::FlagFell,
     };
-    trail.summary = match decided {
-        Some(Mate::Impossible) => format!(
-            "The flag fell, but {name} cannot checkmate by any series of legal moves: the game is drawn (6.9)."
-        ),
-        _ => "The flag fell (6.9).".into(),
-    };
-    trail.proof = Some(proof);
+    trail.proof = Some(Proof::Flag {
+        side: color,
+        decided,
+    });
 }
 
-/// What makes a position dead, in words.
-fn dead_note(pos: &Chess, verdict: Deadness, search: &SearchOptions) -> String {
+/// What makes a position dead.
+fn dead_reason(pos: &Chess, verdict: Deadness, search: &SearchOptions) -> DeadReason {
     match verdict {
-        Deadness::InsufficientMaterial => {
-            "insufficient material: neither side has the pieces to mate (K v K, K and a minor piece v K, \
-             bishops all on squares of one colour)"
-                .into()
-        }
-        Deadness::DeadBySearch => {
-            let white = crate::rules::can_mate(pos, Color::White, search);
-            let black = crate::rules::can_mate(pos, Color::Black, search);
-            format!(
-                "dead by search: every series of legal moves was examined (white can mate: {}, black: {}); \
-                 a forced line to stalemate or bare material counts too",
-                white.as_str(),
-                black.as_str()
-            )
-        }
-        Deadness::Alive => "the search found a side that can still mate".into(),
-        Deadness::PresumedAlive => {
-            "not searched: a side keeps a queen, rook or pawn in a position without frozen pawns or forced \
-             lines, so the position is presumed alive (`--search-everywhere` searches in full)"
-                .into()
-        }
-        Deadness::Unknown => "the search gave up within its budget".into(),
+        Deadness::InsufficientMaterial => DeadReason::InsufficientMaterial,
+        Deadness::DeadBySearch => DeadReason::DeadBySearch {
+            white: crate::rules::can_mate(pos, Color::White, search),
+            black: crate::rules::can_mate(pos, Color::Black, search),
+        },
+        Deadness::Alive => DeadReason::Alive,
+        Deadness::PresumedAlive => DeadReason::PresumedAlive,
+        Deadness::Unknown => DeadReason::Unknown,
     }
 }
 
@@ -552,33 +679,21 @@ fn dead_note(pos: &Chess, verdict: Deadness, search: &SearchOptions) -> String {
 /// the same squares, the same player to move) but are not the same
 /// position under 9.2.2, each with why: the trail says why they did not
 /// count. Kept in ply order among the events.
-fn similar(
-    events: &mut Vec<TrailEvent>,
-    positions: &[Chess],
-    sans: &[Option<String>],
-    target: &Chess,
-    upto: usize,
-) {
+fn similar(events: &mut Vec<TrailEvent>, game: &Played, target: &Chess, upto: usize) {
     let hash = position_hash(target);
-    for (ply, pos) in positions.iter().enumerate().take(upto + 1) {
+    for (ply, pos) in game.positions.iter().enumerate().take(upto + 1) {
         if pos.turn() != target.turn()
             || pos.board() != target.board()
             || position_hash(pos) == hash
         {
             continue;
         }
-        let why = if pos.castles().castling_rights() != target.castles().castling_rights() {
-            "castling rights differ"
+        let differs = if pos.castles().castling_rights() != target.castles().castling_rights() {
+            Difference::CastlingRights
         } else {
-            "an en-passant capture was possible in one and not the other"
+            Difference::EnPassant
         };
-        events.push(TrailEvent {
-            ply: ply as u32,
-            san: sans[ply].clone(),
-            fen: fen(pos),
-            kind: format!("similar position, not counted: {why}"),
-            note: "the same pieces on the same squares, but not the same position (9.2.2)".into(),
-        });
+        events.push(game.event(ply, Step::NotTheSamePosition { differs }));
     }
     events.sort_by_key(|e| e.ply);
 }
