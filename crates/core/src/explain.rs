@@ -132,36 +132,58 @@ pub enum DeadReason {
 /// The verdict of a trail, as the renderer words it in one sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    Mated { winner: Color },
+    Mated {
+        winner: Color,
+    },
     Stalemate,
     /// The fifth occurrence, at `ply` (9.6.1).
-    FifthOccurrence { ply: usize },
+    FifthOccurrence {
+        ply: usize,
+    },
     /// The final position occurred `total` times (9.2.1).
-    ThreefoldClaim { total: usize },
+    ThreefoldClaim {
+        total: usize,
+    },
     /// A claim with the written move `written` (9.2.1.1).
-    WrittenMoveRepetition { written: String },
+    WrittenMoveRepetition {
+        written: String,
+    },
     /// Recorded as a repetition; the moves show none.
     RepetitionNotShown,
     /// 75 moves by each side completed at `ply` (9.6.2).
-    SeventyFiveCompleted { ply: usize },
+    SeventyFiveCompleted {
+        ply: usize,
+    },
     FiftyClaim,
     FiftyByWrittenMove,
     /// Recorded as a move-count draw of `limit` half-moves; the moves show
     /// `halfmoves`.
-    CountNotShown { limit: usize, halfmoves: usize },
+    CountNotShown {
+        limit: usize,
+        halfmoves: usize,
+    },
     /// Dead from `ply` (5.2.2).
-    Dead { ply: usize },
+    Dead {
+        ply: usize,
+    },
     /// After the flag fell, `side` could still mate: the flag fall loses.
-    FlagFallLoses { side: Color },
+    FlagFallLoses {
+        side: Color,
+    },
     /// After the flag fell, `side` cannot mate: a draw.
-    FlagFallDraws { side: Color },
+    FlagFallDraws {
+        side: Color,
+    },
     /// The flag fell; nothing more is known.
     FlagFell,
     /// The flag fell, and no result says whose.
     FlagFallUnattributed,
     /// The same pieces `looks_alike` times, the same position `total`
     /// times: an agreed draw, not a repetition.
-    LookAlikeAgreed { looks_alike: usize, total: usize },
+    LookAlikeAgreed {
+        looks_alike: usize,
+        total: usize,
+    },
     Agreed,
     Resigned,
     /// Recorded so; the trail has nothing to add.
@@ -413,12 +435,16 @@ pub fn explain(found: &Found, game_no: u64, search: &SearchOptions) -> Trail {
         Ending::Agreed => agreed(&mut trail, &game),
         Ending::Resignation => {
             let last = game.last();
-            trail.events.push(game.event(last, Step::Final(FinalNote::Resigned)));
+            trail
+                .events
+                .push(game.event(last, Step::Final(FinalNote::Resigned)));
             trail.verdict = Verdict::Resigned;
         }
         _ => {
             let last = game.last();
-            trail.events.push(game.event(last, Step::Final(FinalNote::Unremarked)));
+            trail
+                .events
+                .push(game.event(last, Step::Final(FinalNote::Unremarked)));
         }
     }
     trail
@@ -592,7 +618,13 @@ fn flag_fall(trail: &mut Trail, game: &Played, search: &SearchOptions) {
     trail.events.push(game.event(game.last(), Step::FlagFall));
     trail.verdict = Verdict::FlagFallUnattributed;
     if let Some(color) = opponent {
-        explain_flag(trail, final_pos, color, game.found.record.flag_opponent, search);
+        explain_flag(
+            trail,
+            final_pos,
+            color,
+            game.found.record.flag_opponent,
+            search,
+        );
     }
 }
 

@@ -66,9 +66,11 @@ pub fn note(step: &Step) -> String {
             side(*to_move)
         ),
         Step::Repetition { seen, .. } => match seen {
-            Occurrence::Played => "the same position: the same player to move, the same pieces on the same \
+            Occurrence::Played => {
+                "the same position: the same player to move, the same pieces on the same \
                  squares, the same castling and en-passant rights (9.2.2)"
-                .into(),
+                    .into()
+            }
             Occurrence::TargetOfWrittenMove => {
                 "the position the written move would bring about".into()
             }
@@ -133,7 +135,10 @@ fn dead_reason(reason: DeadReason) -> String {
 pub fn proof(proof: &Proof) -> String {
     match *proof {
         Proof::Dead(reason) => dead_reason(reason),
-        Proof::Flag { side: color, decided } => {
+        Proof::Flag {
+            side: color,
+            decided,
+        } => {
             let name = side(color);
             match decided {
                 Some(Mate::Impossible) => format!(
@@ -170,9 +175,11 @@ pub fn summary(trail: &Trail) -> String {
         Verdict::WrittenMoveRepetition { written } => format!(
             "A claim with the written move {written}, which would make the position occur a third time (9.2.1.1)."
         ),
-        Verdict::RepetitionNotShown => "Recorded as a repetition (the Termination tag); the moves show no position \
+        Verdict::RepetitionNotShown => {
+            "Recorded as a repetition (the Termination tag); the moves show no position \
              three times, nor a written move that would make one."
-            .into(),
+                .into()
+        }
         Verdict::SeventyFiveCompleted { ply } => format!(
             "75 moves by each side without a pawn move or capture, completed at ply {ply}: the game ended there (9.6.2)."
         ),
@@ -205,7 +212,9 @@ pub fn summary(trail: &Trail) -> String {
              but the position (9.2.2) occurred only {total} times: no threefold repetition. A draw by \
              agreement (9.1)."
         ),
-        Verdict::Agreed => "No rule of the Laws ends the game here: a draw by agreement (9.1).".into(),
+        Verdict::Agreed => {
+            "No rule of the Laws ends the game here: a draw by agreement (9.1).".into()
+        }
         Verdict::Resigned => "A player resigned (5.1.2).".into(),
         Verdict::Recorded(ending) => format!("Recorded as {}.", ending.as_str().replace('_', " ")),
     };
