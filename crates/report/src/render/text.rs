@@ -297,12 +297,23 @@ pub fn regime_basis(e: &crate::analysis::rule_study::RegimeEstimate) -> String {
         .first()
         .and_then(|m| m.within_pair)
         .map_or(0, |w| w.strata);
+    let types = |m: &std::collections::BTreeMap<crate::study::events::EventType, usize>| {
+        m.iter()
+            .map(|(t, n)| format!("{n} {}", t.label()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let share = |s: Option<f64>| s.map_or("–".into(), |s| format!("{:.0}%", s * 100.0));
     format!(
-        "{} rule editions{years} ({} without a control of the same format within {MATCH_YEARS} years and {MATCH_RATING:.0} points of mean rating); controls matched {} of {}; mean rating {} under the rule, {} matched controls, {} all controls; {pairs} pairs of players met under both",
+        "{} rule editions{years} ({}; {} without a control of the same kind of event and format within {MATCH_YEARS} years and {MATCH_RATING:.0} points of mean rating); controls matched {} of {} ({}); matched control games of the same kind as their rule edition {} (format, years and rating alone would give {}); mean rating {} under the rule, {} matched controls, {} all controls; {pairs} pairs of players met under both",
         e.rule_editions,
+        types(&e.rule_types),
         e.unmatched,
         e.matched_controls,
         e.all_controls,
+        types(&e.control_types),
+        share(e.same_type_share),
+        share(e.same_type_share_format_only),
         rating(e.mean_rating[0]),
         rating(e.mean_rating[1]),
         rating(e.mean_rating[2]),

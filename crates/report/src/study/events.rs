@@ -24,8 +24,74 @@ struct Entry {
     confidence: Option<String>,
     #[serde(default)]
     control: bool,
+    /// The kind of event, where its games cannot show it (a team event's
+    /// games look like a Swiss event's): "round_robin", "swiss", "team",
+    /// "match" or "knock_out".
+    kind: Option<String>,
     /// Where the rule is documented: required, a public reference.
     source: String,
+}
+
+/// The kind of event an edition is: controls are matched to rule editions
+/// of the same kind, since a closed round robin of invited players and an
+/// open Swiss or a team event draw differently for reasons of their own.
+#[derive(
+    Copy, Clone, Debug, Eq, PartialEq, Hash, Ord, PartialOrd, serde::Serialize, serde::Deserialize,
+)]
+pub enum EventType {
+    RoundRobin,
+    Swiss,
+    Team,
+    Match,
+    KnockOut,
+}
+
+impl EventType {
+    pub const ALL: [EventType; 5] = [
+        EventType::RoundRobin,
+        EventType::Swiss,
+        EventType::Team,
+        EventType::Match,
+        EventType::KnockOut,
+    ];
+
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            EventType::RoundRobin => "round_robin",
+            EventType::Swiss => "swiss",
+            EventType::Team => "team",
+            EventType::Match => "match",
+            EventType::KnockOut => "knock_out",
+        }
+    }
+
+    pub const fn label(self) -> &'static str {
+        match self {
+            EventType::RoundRobin => "round robin",
+            EventType::Swiss => "Swiss",
+            EventType::Team => "team",
+            EventType::Match => "match",
+            EventType::KnockOut => "knock-out",
+        }
+    }
+
+    /// An edition's kind from its games, where the catalogue does not
+    /// state it: two players are a match; no more players than the rounds
+    /// plus one, a round robin (a double round robin holds half as many);
+    /// more, with most games between players who met more than once (the
+    /// mini-matches of a knock-out, its rounds numbered "1.1", "1.2"), a
+    /// knock-out; else a Swiss event.
+    pub fn from_games(players: u32, last_round: u32, games: u64, repeated_pair_games: u64) -> Self {
+        if players <= 2 {
+            EventType::Match
+        } else if players <= last_round + 1 {
+            EventType::RoundRobin
+        } else if repeated_pair_games * 2 > games {
+            EventType::KnockOut
+        } else {
+            EventType::Swiss
+        }
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -121,6 +187,8 @@ pub struct EventRules {
     pub scoring: String,
     /// The source says the rule held ("confirmed") or it is inferred.
     pub confirmed: bool,
+    /// The kind of event, when the catalogue states it.
+    pub kind: Option<EventType>,
     pub source: String,
 }
 
@@ -196,6 +264,15 @@ impl EventCatalogue {
                         derived.as_str()
                     ));
                 }
+                let kind = match e.kind.as_deref() {
+                    None => None,
+                    Some(name) => Some(
+                        EventType::ALL
+                            .into_iter()
+                            .find(|k| k.as_str() == name)
+                            .ok_or_else(|| format!("{}: unknown kind \"{name}\"", e.series))?,
+                    ),
+                };
                 if e.source.trim().is_empty() {
                     return Err(format!("{} {:?}: no source", e.series, e.years));
                 }
@@ -212,6 +289,7 @@ impl EventCatalogue {
                         armageddon: e.armageddon,
                         scoring: e.scoring.unwrap_or_else(|| "1-1/2-0".into()),
                         confirmed: e.confidence.as_deref() != Some("inferred"),
+                        kind,
                         source: e.source,
                     },
                 ))

@@ -30,6 +30,14 @@ pub struct RegimeEstimate {
     /// Years of the rule editions: first and last.
     pub years: Option<(i16, i16)>,
     pub measures: Vec<MeasureEstimate>,
+    /// Rule editions and matched control editions by kind of event.
+    pub rule_types: BTreeMap<EventType, usize>,
+    pub control_types: BTreeMap<EventType, usize>,
+    /// The share of the matched controls' games from editions of the same
+    /// kind as a rule edition they match: with the kind matched (1 by
+    /// construction, computed), and with format, years and rating alone.
+    pub same_type_share: Option<f64>,
+    pub same_type_share_format_only: Option<f64>,
 }
 
 /// The three estimates of one measure, rule minus control.
@@ -47,8 +55,15 @@ pub struct MeasureEstimate {
 }
 
 /// Whether a control edition is within the window of a rule edition:
+/// the same kind of event (round robin, Swiss, team, match, knock-out),
 /// the same format, years and mean ratings close.
 fn matches(rule: &Edition, control: &Edition) -> bool {
+    rule.event_type == control.event_type && matches_format(rule, control)
+}
+
+/// The window without the kind of event: what the matching was before
+/// event types, kept to say how far it mixed kinds.
+fn matches_format(rule: &Edition, control: &Edition) -> bool {
     rule.format == control.format
         && (rule.year - control.year).abs() <= MATCH_YEARS
         && match (rule.total.mean_rating(), control.total.mean_rating()) {
@@ -113,7 +128,34 @@ fn regime_estimate(
         })
         .collect();
     let years = rule.iter().map(|e| e.year);
+    let by_type = |eds: &[&Edition]| -> BTreeMap<EventType, usize> {
+        let mut m = BTreeMap::new();
+        for e in eds {
+            *m.entry(e.event_type).or_insert(0) += 1;
+        }
+        m
+    };
+    // The share of matched control games of the kind of a rule edition
+    // they match, under a matching rule.
+    let same_type_share = |window: fn(&Edition, &Edition) -> bool| -> Option<f64> {
+        let (mut same, mut all) = (0u64, 0u64);
+        for c in control {
+            let matched: Vec<&&Edition> = rule.iter().filter(|r| window(r, c)).collect();
+            if matched.is_empty() {
+                continue;
+            }
+            all += c.total.games;
+            if matched.iter().any(|r| r.event_type == c.event_type) {
+                same += c.total.games;
+            }
+        }
+        (all > 0).then(|| same as f64 / all as f64)
+    };
     RegimeEstimate {
+        rule_types: by_type(rule),
+        control_types: by_type(&matched_control),
+        same_type_share: same_type_share(matches),
+        same_type_share_format_only: same_type_share(matches_format),
         regime,
         rule_editions: rule.len(),
         unmatched: rule.len() - matched_rule.len(),

@@ -29,7 +29,7 @@ use polars::prelude::*;
 
 use super::merge::{Merge, pairs};
 use super::table::{BASIS_ELO, IS_DRAW};
-use crate::study::events::{EventCatalogue, Regime};
+use crate::study::events::{EventCatalogue, EventType, Regime};
 use crate::study::{EventPatterns, Proportion};
 use remis_core::rng::Rng;
 use remis_table::schema::Column;
@@ -253,6 +253,11 @@ pub struct Edition {
     /// The catalogue infers this edition's regime (a control whose source
     /// shows only that no rule applied) rather than stating it.
     pub inferred: bool,
+    /// Round robin, Swiss, team, match or knock-out: from the catalogue
+    /// where it says (`kind_stated`), else from the games
+    /// ([`EventType::from_games`]). Controls are matched on it.
+    pub event_type: EventType,
+    pub kind_stated: bool,
 }
 
 impl Edition {
@@ -276,6 +281,11 @@ impl Edition {
     /// players, so this is a lower bound of the event's size.
     pub fn expected_games(&self) -> u64 {
         u64::from(self.players / 2) * u64::from(self.last_round)
+    }
+
+    /// Games between two players who met more than once in the edition.
+    pub fn repeated_pair_games(&self) -> u64 {
+        self.pairs.values().map(|p| p[0]).filter(|g| *g >= 2).sum()
     }
 }
 
@@ -476,8 +486,14 @@ pub fn rule_study(
             last_round: 0,
             players: 0,
             inferred: false,
+            event_type: EventType::RoundRobin,
+            kind_stated: false,
         });
         edition.inferred |= !rules.confirmed;
+        if let Some(kind) = rules.kind {
+            edition.event_type = kind;
+            edition.kind_stated = true;
+        }
         edition.total.add(stats);
         edition.by_cell.entry(*cell).or_default().add(stats);
         edition_of.insert((event.clone(), site.clone(), *year), key);
@@ -540,6 +556,14 @@ pub fn rule_study(
         if let Some(seen) = rounds.get(key) {
             edition.rounds_seen = seen.len() as u32;
             edition.last_round = seen.last().copied().unwrap_or(0);
+        }
+        if !edition.kind_stated {
+            edition.event_type = EventType::from_games(
+                edition.players,
+                edition.last_round,
+                edition.total.games,
+                edition.repeated_pair_games(),
+            );
         }
     }
     study.editions = editions.into_values().collect();

@@ -34,6 +34,8 @@ fn edition(series: &str, year: i16, regime: Regime, bands: &[(u16, u64, u64)]) -
         last_round: 0,
         players: 0,
         inferred: false,
+        event_type: crate::study::events::EventType::RoundRobin,
+        kind_stated: false,
     }
 }
 
@@ -72,10 +74,10 @@ fn each_regime_is_estimated_against_the_controls_on_its_own() {
 }
 
 #[test]
-fn controls_are_matched_on_years_and_mean_rating() {
+fn controls_are_matched_on_kind_years_and_mean_rating() {
     // A control of the same strength in the same year, one 300 points
-    // weaker, one ten years apart, one of another format: only the first
-    // is matched.
+    // weaker, one ten years apart, one of another format, one of another
+    // kind of event: only the first is matched.
     let mut editions = vec![
         edition("R", 2010, Regime::Sofia, &[(27, 100, 40)]),
         edition("C1", 2011, Regime::None, &[(27, 100, 50)]),
@@ -83,8 +85,11 @@ fn controls_are_matched_on_years_and_mean_rating() {
         edition("C3", 2000, Regime::None, &[(27, 100, 70)]),
         // Same year and strength, but played online at blitz.
         edition("C4", 2010, Regime::None, &[(27, 100, 90)]),
+        // Same year, strength and format, but a team event.
+        edition("C5", 2010, Regime::None, &[(27, 100, 30)]),
     ];
     editions[4].format = "online blitz".into();
+    editions[5].event_type = crate::study::events::EventType::Team;
     for e in &mut editions {
         let mean = match e.by_cell.keys().next() {
             Some(RatingCell::Rated { mean, .. }) => u64::from(*mean) + 50,
@@ -99,8 +104,12 @@ fn controls_are_matched_on_years_and_mean_rating() {
         .find(|e| e.regime == Some(Regime::Sofia))
         .unwrap();
     assert_eq!(sofia.matched_controls, 1);
-    assert_eq!(sofia.all_controls, 4);
+    assert_eq!(sofia.all_controls, 5);
     assert_eq!(sofia.unmatched, 0);
+    // Every matched control game is of the rule edition's kind; by format,
+    // years and rating alone the team event would have been half of them.
+    assert_eq!(sofia.same_type_share, Some(1.0));
+    assert_eq!(sofia.same_type_share_format_only, Some(0.5));
     let adjusted = sofia.measures[0].adjusted.unwrap().effect.estimate;
     assert!((adjusted + 0.10).abs() < 1e-9, "{adjusted}");
 }
@@ -310,4 +319,18 @@ fn an_edition_whose_games_contradict_its_coding_is_flagged() {
     assert_eq!(with(Regime::MinMoves, 2).contradicts_coding(), None);
     assert_eq!(with(Regime::None, 13).contradicts_coding(), None);
     assert_eq!(with(Regime::Scoring, 13).contradicts_coding(), None);
+}
+
+#[test]
+fn an_editions_kind_is_read_from_its_games() {
+    use crate::study::events::EventType;
+    // Two players: a match, whatever the rounds.
+    assert_eq!(EventType::from_games(2, 6, 6, 6), EventType::Match);
+    // Ten players in nine rounds, or six in ten (a double round robin).
+    assert_eq!(EventType::from_games(10, 9, 45, 0), EventType::RoundRobin);
+    assert_eq!(EventType::from_games(6, 10, 30, 30), EventType::RoundRobin);
+    // 128 players in seven rounds of two-game mini-matches: a knock-out.
+    assert_eq!(EventType::from_games(128, 7, 300, 254), EventType::KnockOut);
+    // 140 players in eleven rounds, pairs meeting once: a Swiss event.
+    assert_eq!(EventType::from_games(140, 11, 700, 4), EventType::Swiss);
 }

@@ -8,7 +8,7 @@ no draw offers before move N, 3-1-0 scoring, armageddon after a draw), from the 
 editions without one; the filters above apply to both, and rapid, blitz, blindfold and simul events are left \
 out by name. Each estimate is a difference in the share of games (in percentage points): rule minus control. \
 “Raw” compares all games; “adjusted” compares games of the same cell of both players' ratings (mean and \
-gap; Mantel–Haenszel weights) against control editions matched on format, years and mean rating, so that stronger \
+gap; Mantel–Haenszel weights) against control editions matched on kind of event, format, years and mean rating, so that stronger \
 fields under the rule do not pass for an effect of it; “within pairs” compares the same two players under \
 both rules. For a series that changed its rules, the difference in differences is its change between editions \
 with and without the rule, minus the controls' change over the same years, with a placebo before the change. \
@@ -189,7 +189,8 @@ pub fn rule_study_effects(h: &mut String, study: &crate::analysis::rule_study::R
         h,
         "</table></div>\n<p class=\"caption\">Each rule regime apart and all rules pooled: a federation asking about \
         Sofia rules reads the Sofia rows. <em>Raw</em>: every rule edition against every control edition. \
-        <em>Adjusted</em>: against the control editions of the same format (play and speed, by most games) within {} years \
+        <em>Adjusted</em>: against the control editions of the same kind of event (round robin, Swiss, team, match, \
+        knock-out; see the editions) and format (play and speed, by most games) within {} years \
         and {:.0} points of mean rating of a rule edition \
         (rule editions with none are left out), comparing games in the same cell of both players' ratings: the mean \
         rating's hundred and the gap (under 50, 50–99, 100–199, 200–399, 400 or more; unrated games a cell of their \
@@ -368,7 +369,7 @@ pub fn rule_study_editions(h: &mut String, study: &crate::analysis::rule_study::
     let _ = write!(
         h,
         "<details><summary>Editions and how much of each the data hold ({})</summary><div class=\"wide\"><table>\
-         <tr><th class=\"l\">Series</th><th>Year</th><th class=\"l\">Regime</th><th>Games</th><th>Draw rate</th>\
+         <tr><th class=\"l\">Series</th><th>Year</th><th class=\"l\">Regime</th><th class=\"l\">Kind</th><th>Games</th><th>Draw rate</th>\
          <th>Rounds seen</th><th>Last round</th><th>Players seen</th><th>Games if complete</th><th>Share present</th>\
          <th>Agreed within {} moves</th></tr>",
         study.editions.len(),
@@ -386,13 +387,18 @@ pub fn rule_study_editions(h: &mut String, study: &crate::analysis::rule_study::
         };
         let _ = write!(
             h,
-            "<tr><td class=\"l\">{}</td><td>{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td class=\"l\">{}</td><td>{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             escape(&e.series),
             e.year,
             if e.inferred {
                 format!("{} (inferred)", escape(e.regime.as_str()))
             } else {
                 escape(e.regime.as_str())
+            },
+            if e.kind_stated {
+                format!("{} (catalogue)", e.event_type.label())
+            } else {
+                e.event_type.label().to_string()
             },
             thousands(e.total.games),
             pct(e.total.draw_rate().rate()),
@@ -409,7 +415,10 @@ pub fn rule_study_editions(h: &mut String, study: &crate::analysis::rule_study::
     }
     h.push_str("</table></div><p class=\"caption\">“(inferred)”: the catalogue's source shows only that no rule \
         against draws applied (early draws were offered, or a rule came later “for the first time”), not a statement \
-        of the rules. “Games if complete” is half the players seen times the last round: \
+        of the rules. “Kind”: round robin, Swiss, team, match or knock-out, from the catalogue where it says \
+        “(catalogue)”, else from the games (two players: a match; no more players than rounds + 1: a round robin; most \
+        games between players who met more than once: a knock-out; else Swiss); controls are matched to rule editions \
+        of the same kind. “Games if complete” is half the players seen times the last round: \
         the size of a round robin of those players; for Swiss and team events, where the data hold only some \
         players, it understates the event. An edition holding more games than that pools several events under one \
         name and year (a Grand Prix's legs): its share present cannot be read, and it says so.</p></details>\n");
@@ -707,6 +716,8 @@ mod tests {
             last_round: 13,
             players: 14,
             inferred: false,
+            event_type: crate::study::events::EventType::RoundRobin,
+            kind_stated: false,
         };
         assert_eq!(pooled.expected_games(), 91);
         let study = RuleStudy {
