@@ -66,6 +66,84 @@ if not all_events.is_empty():
 ax.set_ylabel("Draw rate"); ax.set_ylim(0, 1); ax.legend()
 ax.set_title("Draw rate by rating band, 1999–2002")
 fig.tight_layout()'''),
+    new_markdown_cell("""## Expected draws from ratings, fitted again here
+
+`remis stats --view expected` fits a logistic regression of the draw on both players' ratings
+(a linear spline in the mean rating, the gap and its square; no year term) to cells of like
+games, and lists the cells. This notebook fits the same model to the same cells twice, by its
+own Newton iterations in numpy and by statsmodels' GLM (binomial family), and checks that both
+give remis's coefficients and standard errors; then it plots each year's observed draw rate
+beside the rate the ratings predict: their difference is the excess remis reports."""),
+    new_code_cell('''import numpy as np
+import statsmodels.api as sm
+
+expected = remis("stats", TABLE, "--view", "expected", *EXTRA)
+parts = lambda part: [r for r in expected if r["part"] == part]
+coefficients = parts("coefficient")
+if not coefficients:
+    print("no model:", [r["group"] for r in parts("not fitted")])
+else:
+    cells = parts("cell")
+    knots = [r["mean_rating"] for r in parts("knot")]
+    formats = [c["group"].removeprefix("format: ") for c in coefficients if c["group"].startswith("format: ")]
+    def design(r):
+        m, g = (r["mean_rating"] - 2000) / 100, r["gap"] / 100
+        return [1.0, m, *[max((r["mean_rating"] - k) / 100, 0.0) for k in knots], g, g * g,
+                *[1.0 if r["format"] == f else 0.0 for f in formats]]
+    X = np.array([design(r) for r in cells])
+    n = np.array([r["games"] for r in cells], dtype=float)
+    y = np.array([r["draws"] for r in cells], dtype=float)
+    assert X.shape[1] == len(coefficients), (X.shape, len(coefficients))
+
+    # Newton's method on the grouped binomial log-likelihood.
+    beta = np.zeros(X.shape[1])
+    for _ in range(100):
+        p = 1 / (1 + np.exp(-X @ beta))
+        information = X.T @ (X * (n * p * (1 - p))[:, None])
+        step = np.linalg.solve(information, X.T @ (y - n * p))
+        beta += step
+        if np.max(np.abs(step)) < 1e-13:
+            break
+    p = 1 / (1 + np.exp(-X @ beta))
+    se = np.sqrt(np.diag(np.linalg.inv(X.T @ (X * (n * p * (1 - p))[:, None]))))
+    glm = sm.GLM(np.column_stack([y, n - y]), X, family=sm.families.Binomial()).fit(tol=1e-14)
+
+    theirs = np.array([c["estimate"] for c in coefficients])
+    theirs_se = np.array([c["std_error"] for c in coefficients])
+    print(pl.DataFrame({"term": [c["group"] for c in coefficients], "remis": theirs, "numpy": beta,
+                        "statsmodels": glm.params, "remis se": theirs_se, "statsmodels se": glm.bse}))
+    scale = np.maximum(np.abs(theirs), theirs_se)
+    for name, mine in [("numpy", beta), ("statsmodels", glm.params)]:
+        worst = np.max(np.abs(mine - theirs) / scale)
+        assert worst < 1e-6, f"{name}: coefficients differ from remis by {worst:.2e} (relative)"
+    for name, mine in [("numpy", se), ("statsmodels", glm.bse)]:
+        worst = np.max(np.abs(mine - theirs_se) / theirs_se)
+        assert worst < 1e-6, f"{name}: standard errors differ from remis by {worst:.2e} (relative)"
+    print(f"remis's {len(theirs)} coefficients and standard errors reproduced from its {len(cells)} cells")
+
+    # Each year's expected draws are its cells' n·p: the excess by year.
+    by_year = {}
+    for r, prob in zip(cells, p):
+        if r["year"]:
+            games, draws, expect = by_year.get(r["year"], (0, 0, 0.0))
+            by_year[r["year"]] = (games + r["games"], draws + r["draws"], expect + r["games"] * prob)
+    for r in parts("year"):
+        if r["year"]:
+            games, draws, expect = by_year[r["year"]]
+            assert (games, draws) == (r["games"], r["draws"]), r
+            assert abs(expect - r["expected_draws"]) < 1e-6 * max(expect, 1), (expect, r)
+    years = parts("year")
+    print(pl.DataFrame([{k: r[k] for k in ("year", "games", "observed_rate", "expected_rate", "excess_rate",
+                                          "excess_ci95_low", "excess_ci95_high")} for r in years]))'''),
+    new_code_cell('''if coefficients:
+    shown = [r for r in parts("year") if r["year"] and r["games"] >= 30]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    x = [int(r["year"]) for r in shown]
+    ax.plot(x, [r["observed_rate"] for r in shown], marker="o", label="observed")
+    ax.fill_between(x, [r["observed_ci95_low"] for r in shown], [r["observed_ci95_high"] for r in shown], alpha=0.2)
+    ax.plot(x, [r["expected_rate"] for r in shown], linestyle="--", color="grey", label="expected from the ratings")
+    ax.set_ylabel("Draw rate"); ax.set_title("Observed and expected draw rate by year"); ax.legend()
+    fig.tight_layout()'''),
 ]
 
 SOFIA = [

@@ -29,6 +29,10 @@ enum View {
     Clocks,
     /// Results the Laws contradict.
     Audit,
+    /// Expected draws from the players' ratings (a logistic model without
+    /// year), its calibration, and the excess draws by year and series;
+    /// CSV and JSON also list the cells it was fitted on.
+    Expected,
     /// The most frequent players, one identity each (as the report's
     /// Players section), with the spellings merged into it.
     Players,
@@ -91,7 +95,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         View::TimeClasses => format!("formats compared: {}", aggregate.everyone.statement()),
         View::Players if players_of_lead => lead_statement,
         View::Players | View::Clocks | View::Audit => everyone,
-        View::Draws | View::Outcomes | View::Gap | View::Openings => lead_statement,
+        View::Draws | View::Outcomes | View::Gap | View::Openings | View::Expected => {
+            lead_statement
+        }
     };
     let mut table = match view {
         View::Audit => {
@@ -113,6 +119,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         View::TimeClasses => views::time_classes_table(&summary.time_classes, scheme),
         View::Players => views::players_table(&players),
         View::Clocks => views::clocks_table(&summary.clocks),
+        View::Expected => views::expected_table(
+            &analysis::expected::expected_draws(&summary.expected, lead),
+            args.format != Format::Table,
+        ),
     };
     table.population = Some(population);
     let mut out = remis_core::excerpt::TerminalSafe(std::io::stdout().lock());

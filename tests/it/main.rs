@@ -7,6 +7,7 @@ mod common;
 
 mod analyses;
 mod classify_cli;
+mod expected;
 mod explain;
 mod formats;
 mod help_texts;

@@ -45,7 +45,7 @@ use super::crosstable::PairingCounts;
 use super::merge::Merge;
 use super::summary::{Config, Summary};
 use super::{
-    audit, collection, format_audit, games, outcomes, players, rule_study, scoring,
+    audit, collection, expected, format_audit, games, outcomes, players, rule_study, scoring,
     table::{self, Batch},
 };
 
@@ -220,6 +220,7 @@ impl<'a> SummaryBuilder<'a> {
         let players = first.add(players::query(used.clone()));
         let collection = first.add(collection::query(used.clone()));
         let evidence = first.add(collection::evidence_query(used.clone()));
+        let draw_cells = first.add(expected::cells::cells_query(used.clone()));
         let first = first.run()?;
 
         // The standings need this batch's games per event, the rule
@@ -236,6 +237,9 @@ impl<'a> SummaryBuilder<'a> {
                 first.get(event_games),
             ))
         });
+        let series_cells =
+            expected::cells::series_query(used.clone(), first.get(names), self.config.catalogue)?
+                .map(|q| second.add(q));
         let rule_queries = rule_study::queries(
             used,
             first.get(names),
@@ -279,6 +283,11 @@ impl<'a> SummaryBuilder<'a> {
             classical_players: players::PlayerCounts::default(),
             collection: collection::counts_from(first.get(collection))?,
             evidence_bands: collection::evidence_from(first.get(evidence))?,
+            expected: expected::cells::counts_from(
+                first.get(draw_cells),
+                series_cells.map(|t| second.get(t)),
+                self.config.catalogue,
+            )?,
             rule_study,
         };
         // Players fold once, at the end: `Summary::absorb` would fold them

@@ -11,6 +11,7 @@ pub mod build;
 pub mod collection;
 pub mod crosstable;
 pub mod draws;
+pub mod expected;
 pub mod format_audit;
 pub mod games;
 pub mod merge;
@@ -237,6 +238,9 @@ pub struct Report {
     pub aggregate: Aggregate,
     pub outcomes: outcomes::Outcomes,
     pub rating_gap: games::RatingGap,
+    /// The expected-draw model of the lead population's rated games, or
+    /// why there is none.
+    pub expected: Result<expected::ExpectedDraws, expected::NotFitted>,
     pub openings: games::Openings,
     pub time_classes: games::TimeClasses,
     pub clocks: games::Clocks,
@@ -324,6 +328,7 @@ pub fn report(loaded: &Loaded, config: &Config, with_rule_study: bool) -> Report
         // are of one population unless a section says otherwise.
         outcomes: outcomes::outcomes(&summary.outcomes.of(lead).0),
         rating_gap: summary.rating_gap.of(lead),
+        expected: expected::expected_draws(&summary.expected, lead),
         openings: games::openings(&summary.openings.of(lead), TOP_OPENINGS),
         time_classes: summary.time_classes.clone(),
         clocks: summary.clocks.clone(),

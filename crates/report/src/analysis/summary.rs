@@ -76,6 +76,10 @@ pub struct Summary {
     /// evidence, not presumed: the sensitivity check of the lead figures.
     #[serde(default)]
     pub evidence_bands: ByFormat<super::collection::EvidenceBands>,
+    /// Games and draws of rated games by cell of mean rating, gap and
+    /// year, by format: what the expected-draw model is fitted on.
+    #[serde(default)]
+    pub expected: ByFormat<super::expected::DrawCells>,
 }
 
 impl Summary {
@@ -112,6 +116,7 @@ impl Merge for Summary {
         self.classical_players.absorb(other.classical_players);
         self.collection.absorb(other.collection);
         self.evidence_bands.absorb(other.evidence_bands);
+        self.expected.absorb(other.expected);
     }
 }
 
@@ -169,7 +174,7 @@ impl Config<'_> {
 }
 
 /// Bumped whenever the counts a summary holds change meaning.
-pub const FORMAT_VERSION: u32 = 13;
+pub const FORMAT_VERSION: u32 = 14;
 const FORMAT_NAME: &str = "remis-summary";
 
 /// The table a summary was made from, by its content: its size, its row

@@ -128,6 +128,7 @@ pub fn render(
         &report.rating_gap.systems,
     )?;
     sections::rating_gap(&mut h, &report.rating_gap, scheme);
+    sections::expected_section(&mut h, &report.expected)?;
     sections::time_classes(&mut h, &report.time_classes, &report.format, scheme)?;
     sections::play_section(&mut h, &report.format, bins)?;
     super::format_audit::format_audit_section(&mut h, &report.format_audit);
@@ -170,7 +171,7 @@ pub enum Whose {
 pub fn whose(section: &str) -> Option<Whose> {
     match section {
         "by-year" | "by-band" | "draw-types" | "length" | "table" | "outcomes" | "rating-gap"
-        | "openings" | "standardised" => Some(Whose::Lead),
+        | "openings" | "standardised" | "expected" => Some(Whose::Lead),
         "clocks" | "scoring" | "audit" | "explanations" | "players-all" => Some(Whose::Everyone),
         "players" => Some(Whose::Lead),
         "time-classes" | "play" | "format-audit" | "coverage" => Some(Whose::Compared),

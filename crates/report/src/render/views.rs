@@ -355,3 +355,162 @@ pub fn write_draws_coverage(
     }
     Ok(())
 }
+
+/// The expected-draw model (`analysis::expected`) as one long table: its
+/// coefficients and knots, calibration and excess draws by band, by year
+/// and by series (`part` says which), and with `with_cells` every cell it
+/// was fitted on (mean rating and gap as the cell's means), so that a
+/// script can fit it again.
+pub fn expected_table(
+    model: &Result<crate::analysis::expected::ExpectedDraws, crate::analysis::expected::NotFitted>,
+    with_cells: bool,
+) -> Table {
+    use crate::analysis::expected::{CALIBRATION_BAND, Versus, cells, format_label};
+    let mut t = Table::new(vec![
+        "part",
+        "group",
+        "format",
+        "year",
+        "mean_rating",
+        "gap",
+        "games",
+        "draws",
+        "expected_draws",
+        "observed_rate",
+        "observed_ci95_low",
+        "observed_ci95_high",
+        "expected_rate",
+        "excess_draws",
+        "excess_rate",
+        "excess_ci95_low",
+        "excess_ci95_high",
+        "estimate",
+        "std_error",
+    ]);
+    let model = match model {
+        Ok(model) => model,
+        Err(why) => {
+            let mut row = vec![Cell::Text("not fitted".into()), Cell::Text(why.to_string())];
+            row.resize(t.columns.len(), Cell::Number(None));
+            row[2] = Cell::Text(String::new());
+            row[3] = Cell::Text(String::new());
+            t.push(row);
+            return t;
+        }
+    };
+    let text = |s: &str| Cell::Text(s.to_string());
+    let none = || Cell::Number(None);
+    let compared = |v: &Versus| -> Vec<Cell> {
+        let (lo, hi) = v
+            .observed()
+            .wilson95()
+            .map_or((None, None), |(l, h)| (Some(l), Some(h)));
+        let (rate, elo, ehi) = v
+            .excess_rate()
+            .map_or((None, None, None), |(r, l, h)| (Some(r), Some(l), Some(h)));
+        vec![
+            Cell::Count(v.games),
+            Cell::Count(v.draws),
+            Cell::Number(Some(v.expected)),
+            Cell::Share(v.observed_rate()),
+            Cell::Share(lo),
+            Cell::Share(hi),
+            Cell::Share(v.expected_rate()),
+            Cell::Number(Some(v.excess())),
+            Cell::Share(rate),
+            Cell::Share(elo),
+            Cell::Share(ehi),
+            none(),
+            none(),
+        ]
+    };
+    let blank = || -> Vec<Cell> { (0..11).map(|_| none()).collect() };
+    let reference = format_label(&model.specification.reference);
+    for c in &model.coefficients {
+        let mut row = vec![text("coefficient"), text(&c.term), text(""), text("")];
+        row.extend([none(), none()]);
+        row.extend(blank());
+        row.extend([
+            Cell::Number(Some(c.estimate)),
+            Cell::Number(Some(c.std_error)),
+        ]);
+        t.push(row);
+    }
+    for &k in &model.specification.knots {
+        let mut row = vec![text("knot"), text(&format!("{k:.0}")), text(""), text("")];
+        row.extend([Cell::Number(Some(k)), none()]);
+        row.extend(blank());
+        row.extend([none(), none()]);
+        t.push(row);
+    }
+    let mut push = |part: &str, group: String, year: Option<i16>, v: &Versus| {
+        let mut row = vec![
+            text(part),
+            Cell::Text(group),
+            text(""),
+            Cell::Text(year.map_or(String::new(), |y| y.to_string())),
+            none(),
+            none(),
+        ];
+        row.extend(compared(v));
+        t.push(row);
+    };
+    push("all", "every rated game".into(), None, &model.total);
+    for (&band, v) in &model.by_band {
+        push(
+            "band",
+            format!("{band}–{}", band + CALIBRATION_BAND - 1),
+            None,
+            v,
+        );
+    }
+    for (&year, v) in &model.by_year {
+        push("year", year.to_string(), Some(year), v);
+    }
+    if model.undated.games > 0 {
+        push("year", "no year".into(), None, &model.undated);
+    }
+    for (series, v) in &model.by_series {
+        push("series", series.clone(), None, v);
+    }
+    if with_cells {
+        let width = cells::BIN_WIDTH;
+        for c in &model.cells {
+            let gap = if c.key.gap_bin >= cells::GAP_CAP {
+                format!("gap ≥ {}", c.key.gap_bin)
+            } else {
+                format!("gap {}–{}", c.key.gap_bin, c.key.gap_bin + width - 1)
+            };
+            let mut row = vec![
+                text("cell"),
+                Cell::Text(format!(
+                    "mean {}–{}, {gap}",
+                    c.key.mean_bin,
+                    c.key.mean_bin + width - 1
+                )),
+                Cell::Text(format_label(&c.format)),
+                Cell::Text(c.key.year.map_or(String::new(), |y| y.to_string())),
+                Cell::Number(Some(c.counts.mean_rating())),
+                Cell::Number(Some(c.counts.mean_gap())),
+                Cell::Count(c.counts.games),
+                Cell::Count(c.counts.draws),
+                Cell::Number(Some(c.probability * c.counts.games as f64)),
+            ];
+            row.extend((0..10).map(|_| none()));
+            t.push(row);
+        }
+    }
+    // The model's rows are of its one format, or of every format it
+    // holds (each cell names its own).
+    let whole = if model.specification.formats.is_empty() {
+        reference
+    } else {
+        "every format of the population".to_string()
+    };
+    for row in &mut t.rows {
+        if matches!(&row[0], Cell::Text(p) if p != "cell") {
+            row[2] = Cell::Text(whole.clone());
+        }
+    }
+    t
+}

@@ -85,6 +85,7 @@ pub struct PageInfo<'a> {
 
 mod audit;
 mod draws;
+mod expected;
 mod outcomes;
 mod play;
 mod players;
@@ -93,6 +94,7 @@ mod rules;
 
 pub use audit::*;
 pub use draws::*;
+pub use expected::*;
 pub use outcomes::*;
 pub use play::*;
 pub use players::*;

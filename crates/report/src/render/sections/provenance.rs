@@ -48,6 +48,18 @@ pub fn methods_section(h: &mut String) {
          variance of a weighted sum of independent binomial proportions, each with the Agresti–Coull adjustment \
          so that a band with no draws, or only draws, is not taken as certain), cut at 0 and 100%. Bins of years \
          are standardised as one year is, and drawn as steps as wide as their years.</p>\n\
+         <p><strong>Expected draws.</strong> A logistic regression of the draw on both players' ratings, fitted by \
+         maximum likelihood (iteratively reweighted least squares, Newton's method) to the lead population's rated \
+         games grouped in cells (50-point bins of the mean rating and of the gap, by year; a cell's covariates are \
+         its games' mean rating and mean gap): logit P(draw) = β<sub>0</sub> + β<sub>1</sub>m + Σ \
+         γ<sub>k</sub>(m − k)<sub>+</sub> + δ<sub>1</sub>g + δ<sub>2</sub>g² (+ a term per format when formats \
+         are mixed), m the mean rating less 2000 and g the gap, per 100 points, knots k at the 5th, 27.5th, 50th, \
+         72.5th and 95th percentiles of the games' mean rating. Logistic because it is smooth in the rating (a sparse \
+         cell borrows strength from its neighbours) and keeps probabilities inside (0, 1). The year is left out \
+         on purpose, so that the excess draws by year (observed − Σ n p) are what the ratings do not explain. \
+         Standard errors from the inverse Fisher information; the excess's interval is normal, on Σ n p(1 − p) \
+         (the observed draws' binomial variance under the model) plus gᵀVg (the expected draws' variance from \
+         the coefficients, delta method, g = Σ n p(1 − p) x).</p>\n\
          <p><strong>Independence.</strong> The intervals treat games as independent. They are not: a player's \
          games share the player (a lichess export is a few accounts' games; a master database is one file per \
          player), and an event's games share the event. The intervals are therefore too narrow for claims about \

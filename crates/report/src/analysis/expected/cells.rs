@@ -1,0 +1,246 @@
+//! The counts the expected-draw model is fitted on, as a summary keeps
+//! them: games and draws of rated games in cells of like games (the mean
+//! rating of the two players in 50-point bins, their rating gap in 50-point
+//! bins, the year), kept apart by format like every count of the page, and
+//! the same cells for the events of the catalogue's series. Each cell also
+//! sums its games' ratings and gaps, so that the model's covariates are
+//! the cell's own means. The size is bounded by the cells (about 40 mean
+//! bins × 13 gap bins × the years), never by the rows.
+
+use std::collections::BTreeMap;
+
+use anyhow::Result;
+use polars::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::analysis::merge::{Merge, pairs};
+use crate::analysis::population::{ByFormat, by_format, format_keys};
+use crate::analysis::table::{BAND, BAND_IMPLAUSIBLE, IS_DRAW};
+use crate::study::events::EventCatalogue;
+use remis_table::schema::Column;
+
+/// Width of the bins of the mean rating and of the gap, in rating points.
+pub const BIN_WIDTH: u16 = 50;
+/// Gaps from this up share one bin (its covariate is still the cell's own
+/// mean gap).
+pub const GAP_CAP: u16 = 600;
+
+/// A cell of like games: the start of its mean-rating bin, the start of
+/// its gap bin (|White − Black|), its year.
+#[derive(
+    Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub struct CellKey {
+    pub mean_bin: u16,
+    pub gap_bin: u16,
+    pub year: Option<i16>,
+}
+
+/// Games and draws of a cell, with the sums of its games' White + Black
+/// ratings and of their gaps (whole numbers: exact in any order).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CellCounts {
+    pub games: u64,
+    pub draws: u64,
+    pub rating_sum: u64,
+    pub gap_sum: u64,
+}
+
+impl CellCounts {
+    /// The mean of the games' mean ratings.
+    pub fn mean_rating(&self) -> f64 {
+        self.rating_sum as f64 / (2.0 * self.games.max(1) as f64)
+    }
+
+    /// The mean of the games' rating gaps.
+    pub fn mean_gap(&self) -> f64 {
+        self.gap_sum as f64 / self.games.max(1) as f64
+    }
+}
+
+impl Merge for CellCounts {
+    fn absorb(&mut self, o: CellCounts) {
+        self.games = self.games.saturating_add(o.games);
+        self.draws = self.draws.saturating_add(o.draws);
+        self.rating_sum = self.rating_sum.saturating_add(o.rating_sum);
+        self.gap_sum = self.gap_sum.saturating_add(o.gap_sum);
+    }
+}
+
+/// The cells of one format.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DrawCells {
+    #[serde(with = "pairs")]
+    pub cells: BTreeMap<CellKey, CellCounts>,
+    /// The same cells for the events of each series of the rule catalogue
+    /// (series, then the cell): a bounded set of events.
+    #[serde(with = "pairs")]
+    pub series: BTreeMap<(String, CellKey), CellCounts>,
+}
+
+impl Merge for DrawCells {
+    fn absorb(&mut self, other: DrawCells) {
+        self.cells.absorb(other.cells);
+        self.series.absorb(other.series);
+    }
+}
+
+const MEAN_BIN: &str = "expected_mean_bin";
+const GAP_BIN: &str = "expected_gap_bin";
+
+/// The rated used games (both ratings plausible for their system and
+/// year) with their bins.
+fn binned(used: LazyFrame) -> LazyFrame {
+    let w = Column::WhiteElo.col().cast(DataType::Int64);
+    let b = Column::BlackElo.col().cast(DataType::Int64);
+    let gap = when(w.clone().gt_eq(b.clone()))
+        .then(w.clone() - b.clone())
+        .otherwise(b.clone() - w.clone());
+    let width = i64::from(BIN_WIDTH);
+    let capped = when(gap.clone().gt_eq(lit(i64::from(GAP_CAP))))
+        .then(lit(i64::from(GAP_CAP)))
+        .otherwise(gap.clone() / lit(width) * lit(width));
+    used.filter(
+        w.clone()
+            .is_not_null()
+            .and(b.clone().is_not_null())
+            .and(col(BAND).neq(lit(BAND_IMPLAUSIBLE))),
+    )
+    .with_columns([
+        ((w.clone() + b.clone()) / lit(2 * width) * lit(width)).alias(MEAN_BIN),
+        capped.alias(GAP_BIN),
+        (w + b).alias("expected_rating_sum"),
+        gap.alias("expected_gap"),
+    ])
+}
+
+fn counts() -> [Expr; 4] {
+    [
+        len().cast(DataType::UInt64).alias("games"),
+        col(IS_DRAW).cast(DataType::UInt64).sum().alias("draws"),
+        col("expected_rating_sum")
+            .cast(DataType::UInt64)
+            .sum()
+            .alias("rating_sum"),
+        col("expected_gap")
+            .cast(DataType::UInt64)
+            .sum()
+            .alias("gap_sum"),
+    ]
+}
+
+fn cell_keys() -> Vec<Expr> {
+    let [play, speed] = format_keys();
+    vec![col(MEAN_BIN), col(GAP_BIN), Column::Year.col(), play, speed]
+}
+
+/// Games and draws by cell and format.
+pub fn cells_query(used: LazyFrame) -> LazyFrame {
+    binned(used).group_by(cell_keys()).agg(counts())
+}
+
+/// The same by event, site and year, for the events the catalogue names
+/// (among `names`, the result of the rule study's `names_query`); `None`
+/// when it names none.
+pub fn series_query(
+    used: LazyFrame,
+    names: &DataFrame,
+    catalogue: &EventCatalogue,
+) -> Result<Option<LazyFrame>> {
+    let named: Vec<&str> = names
+        .column(Column::Event.name())?
+        .str()?
+        .iter()
+        .flatten()
+        .filter(|name| catalogue.names_event(name))
+        .collect();
+    if named.is_empty() {
+        return Ok(None);
+    }
+    let named = DataFrame::new(
+        named.len(),
+        vec![polars::prelude::Column::new(
+            Column::Event.name().into(),
+            named,
+        )],
+    )?;
+    let mut keys = cell_keys();
+    keys.extend([Column::Event.col(), Column::Site.col()]);
+    Ok(Some(
+        binned(used)
+            .join(
+                named.lazy(),
+                [Column::Event.col()],
+                [Column::Event.col()],
+                JoinArgs::new(JoinType::Semi),
+            )
+            .group_by(keys)
+            .agg(counts()),
+    ))
+}
+
+fn key_and_counts(df: &DataFrame, i: usize) -> Result<Option<(CellKey, CellCounts)>> {
+    let mean = df.column(MEAN_BIN)?.i64()?.get(i);
+    let gap = df.column(GAP_BIN)?.i64()?.get(i);
+    let year = df.column(Column::Year.name())?.i16()?.get(i);
+    let u = |name: &str| -> Result<u64> { Ok(df.column(name)?.u64()?.get(i).unwrap_or(0)) };
+    let (Some(mean), Some(gap)) = (mean, gap) else {
+        return Ok(None);
+    };
+    let clamp = |v: i64| v.clamp(0, i64::from(u16::MAX)) as u16;
+    Ok(Some((
+        CellKey {
+            mean_bin: clamp(mean),
+            gap_bin: clamp(gap),
+            year,
+        },
+        CellCounts {
+            games: u("games")?,
+            draws: u("draws")?,
+            rating_sum: u("rating_sum")?,
+            gap_sum: u("gap_sum")?,
+        },
+    )))
+}
+
+/// The counts of [`cells_query`] and, when there was one, of
+/// [`series_query`] (each event's series decided by the catalogue from its
+/// name, site and year), kept apart by format.
+pub fn counts_from(
+    cells: &DataFrame,
+    series: Option<&DataFrame>,
+    catalogue: &EventCatalogue,
+) -> Result<ByFormat<DrawCells>> {
+    let mut out = by_format(cells, |part| {
+        let mut counts = DrawCells::default();
+        for i in 0..part.height() {
+            if let Some((key, c)) = key_and_counts(part, i)? {
+                counts.cells.entry(key).or_default().absorb(c);
+            }
+        }
+        Ok(counts)
+    })?;
+    if let Some(series) = series {
+        let by_series = by_format(series, |part| {
+            let events = part.column(Column::Event.name())?.str()?;
+            let sites = part.column(Column::Site.name())?.str()?;
+            let mut counts = DrawCells::default();
+            for i in 0..part.height() {
+                let Some((key, c)) = key_and_counts(part, i)? else {
+                    continue;
+                };
+                let Some(event) = events.get(i) else { continue };
+                if let Some(rules) = catalogue.rules(event, sites.get(i), key.year) {
+                    counts
+                        .series
+                        .entry((rules.series.clone(), key))
+                        .or_default()
+                        .absorb(c);
+                }
+            }
+            Ok(counts)
+        })?;
+        out.absorb(by_series);
+    }
+    Ok(out)
+}
