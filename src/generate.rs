@@ -192,20 +192,3 @@ fn repeat_three_times(pos: &mut Chess, moves: &mut Vec<SanPlus>) -> bool {
     }
     true
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn same_seed_same_games() {
-        let mut a = Vec::new();
-        let mut b = Vec::new();
-        write_games(&mut a, 50, 7).unwrap();
-        write_games(&mut b, 50, 7).unwrap();
-        assert_eq!(a, b);
-        let mut c = Vec::new();
-        write_games(&mut c, 50, 8).unwrap();
-        assert_ne!(a, c);
-    }
-}
