@@ -157,7 +157,12 @@ pub fn rule_study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
             "event_type": e.event_type.as_str(),
             "event_type_from": if e.kind_stated { "catalogue" } else { "games" },
             "expected_games": e.expected_games(),
-            "pools_events": e.total.games > e.expected_games(),
+            "pools_events": e.tournaments.len() > 1,
+            "more_games_than_complete": e.total.games > e.expected_games(),
+            "tournaments": e.tournaments.iter().map(|t| serde_json::json!({
+                "names": t.names, "games": t.games, "players": t.players,
+                "last_round": t.last_round, "expected_games": t.expected_games(),
+            })).collect::<Vec<_>>(),
             "agreed_within_short_limits": e.total.short_agreed,
             "contradicts_coding": e.contradicts_coding().is_some(),
         })).collect::<Vec<_>>(),

@@ -258,6 +258,28 @@ pub struct Edition {
     /// ([`EventType::from_games`]). Controls are matched on it.
     pub event_type: EventType,
     pub kind_stated: bool,
+    /// The tournaments the edition holds: one, or several where a series'
+    /// year pools them (the legs of a Grand Prix, an Olympiad's open and
+    /// women's sections), each with its own size if complete.
+    pub tournaments: Vec<Tournament>,
+}
+
+/// One tournament of an edition: the event names its games are recorded
+/// under, and what it holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tournament {
+    pub names: Vec<String>,
+    pub games: u64,
+    /// Distinct players seen, and the highest round number.
+    pub players: u32,
+    pub last_round: u32,
+}
+
+impl Tournament {
+    /// Half the players times the last round: its games if complete.
+    pub fn expected_games(&self) -> u64 {
+        u64::from(self.players / 2) * u64::from(self.last_round)
+    }
 }
 
 impl Edition {
@@ -279,8 +301,16 @@ impl Edition {
     /// every round up to the last: half the players times the rounds. Right
     /// for round robins; for Swiss and team events the data hold only some
     /// players, so this is a lower bound of the event's size.
+    /// Summed over its tournaments when they are known.
     pub fn expected_games(&self) -> u64 {
-        u64::from(self.players / 2) * u64::from(self.last_round)
+        if self.tournaments.is_empty() {
+            u64::from(self.players / 2) * u64::from(self.last_round)
+        } else {
+            self.tournaments
+                .iter()
+                .map(Tournament::expected_games)
+                .sum()
+        }
     }
 
     /// Games between two players who met more than once in the edition.
@@ -464,6 +494,7 @@ pub fn rule_study(
     let mut editions: BTreeMap<(String, i16, Regime), Edition> = BTreeMap::new();
     // Each event spelling's edition, for its rounds and pairings.
     let mut edition_of: BTreeMap<EventKey, (String, i16, Regime)> = BTreeMap::new();
+    let mut spelling_games: BTreeMap<EventKey, u64> = BTreeMap::new();
     for ((event, site, year, cell), stats) in &counts.groups {
         let Some(rules) = catalogue.rules(event, site.as_deref(), Some(*year)) else {
             continue;
@@ -488,6 +519,7 @@ pub fn rule_study(
             inferred: false,
             event_type: EventType::RoundRobin,
             kind_stated: false,
+            tournaments: Vec::new(),
         });
         edition.inferred |= !rules.confirmed;
         if let Some(kind) = rules.kind {
@@ -496,6 +528,9 @@ pub fn rule_study(
         }
         edition.total.add(stats);
         edition.by_cell.entry(*cell).or_default().add(stats);
+        *spelling_games
+            .entry((event.clone(), site.clone(), *year))
+            .or_insert(0) += stats.games;
         edition_of.insert((event.clone(), site.clone(), *year), key);
     }
     // Spellings of one edition share its games: the most players any
@@ -536,6 +571,16 @@ pub fn rule_study(
     for (event_key, [white, black]) in &seen {
         if let Some(edition) = edition_of.get(*event_key).and_then(|k| editions.get_mut(k)) {
             edition.players = edition.players.max(white.len().max(black.len()) as u32);
+        }
+    }
+    // Each edition's tournaments, from its spellings.
+    let mut spellings: BTreeMap<&(String, i16, Regime), Vec<&EventKey>> = BTreeMap::new();
+    for (event_key, key) in &edition_of {
+        spellings.entry(key).or_default().push(event_key);
+    }
+    for (key, keys) in spellings {
+        if let Some(edition) = editions.get_mut(key) {
+            edition.tournaments = tournaments(&keys, &spelling_games, &counts.rounds, &seen);
         }
     }
     let mut formats: BTreeMap<&(String, i16, Regime), BTreeMap<&str, u64>> = BTreeMap::new();
@@ -615,6 +660,72 @@ pub fn rule_study(
     study.rule_by_player =
         super::players::clustered(&rule_players, Proportion::new(rule.draws, rule.games)).0;
     study
+}
+
+/// An edition's tournaments from the spellings of its event (name, site):
+/// spellings of one name are one tournament (the same event recorded at
+/// two sites, as the 2012 Bilbao Final Masters' São Paulo and Bilbao
+/// halves); names whose rounds overlap are different tournaments (a player
+/// plays one game a round: the Grand Prix's legs, an Olympiad's sections),
+/// names whose rounds do not are parts of one (the 2006 European Club Cup's
+/// first round under another name).
+fn tournaments(
+    spellings: &[&EventKey],
+    games: &BTreeMap<EventKey, u64>,
+    rounds: &BTreeMap<EventKey, BTreeSet<u32>>,
+    seen: &BTreeMap<&EventKey, [BTreeSet<&str>; 2]>,
+) -> Vec<Tournament> {
+    struct Part<'a> {
+        names: BTreeSet<String>,
+        games: u64,
+        rounds: BTreeSet<u32>,
+        players: BTreeSet<&'a str>,
+    }
+    let normal = |name: &str| {
+        name.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    let mut by_name: BTreeMap<String, Part> = BTreeMap::new();
+    for key in spellings {
+        let part = by_name.entry(normal(&key.0)).or_insert_with(|| Part {
+            names: BTreeSet::new(),
+            games: 0,
+            rounds: BTreeSet::new(),
+            players: BTreeSet::new(),
+        });
+        part.names.insert(key.0.clone());
+        part.games += games.get(*key).copied().unwrap_or(0);
+        part.rounds.extend(rounds.get(*key).into_iter().flatten());
+        if let Some([white, black]) = seen.get(*key) {
+            part.players.extend(white.iter().chain(black));
+        }
+    }
+    // The largest first; each further name joins the first tournament
+    // whose rounds it does not share.
+    let mut parts: Vec<Part> = by_name.into_values().collect();
+    parts.sort_by(|a, b| b.games.cmp(&a.games).then(a.names.cmp(&b.names)));
+    let mut out: Vec<Part> = Vec::new();
+    for part in parts {
+        match out.iter_mut().find(|t| t.rounds.is_disjoint(&part.rounds)) {
+            Some(t) => {
+                t.names.extend(part.names);
+                t.games += part.games;
+                t.rounds.extend(part.rounds);
+                t.players.extend(part.players);
+            }
+            None => out.push(part),
+        }
+    }
+    out.into_iter()
+        .map(|t| Tournament {
+            names: t.names.into_iter().collect(),
+            games: t.games,
+            players: t.players.len() as u32,
+            last_round: t.rounds.last().copied().unwrap_or(0),
+        })
+        .collect()
 }
 
 /// The designs of the study's comparisons, raw, at the data's edition

@@ -36,6 +36,7 @@ fn edition(series: &str, year: i16, regime: Regime, bands: &[(u16, u64, u64)]) -
         inferred: false,
         event_type: crate::study::events::EventType::RoundRobin,
         kind_stated: false,
+        tournaments: Vec::new(),
     }
 }
 
@@ -333,4 +334,106 @@ fn an_editions_kind_is_read_from_its_games() {
     assert_eq!(EventType::from_games(128, 7, 300, 254), EventType::KnockOut);
     // 140 players in eleven rounds, pairs meeting once: a Swiss event.
     assert_eq!(EventType::from_games(140, 11, 700, 4), EventType::Swiss);
+}
+
+/// The counts of a round robin of `players` players at one site, every
+/// game drawn, its rounds in turn, the last `skip` games missing; each
+/// round's games recorded under the event name `name_of(round)`.
+fn round_robin_counts(
+    counts: &mut RuleStudyCounts,
+    name_of: impl Fn(u32) -> &'static str,
+    site: &str,
+    year: i16,
+    players: u32,
+    skip: usize,
+) {
+    let all = (players as usize * (players as usize - 1)) / 2;
+    let mut round = 0;
+    for (n, (a, b)) in (0..players)
+        .flat_map(|a| (a + 1..players).map(move |b| (a, b)))
+        .enumerate()
+    {
+        round = round % (players - 1) + 1;
+        if n + skip >= all {
+            break;
+        }
+        let event = name_of(round);
+        let key = (event.to_string(), Some(site.to_string()), year);
+        let name = |i: u32| format!("{site} player {i}");
+        counts
+            .pairings
+            .insert((key.clone(), name(a), name(b)), [1, 1, 0, 0, 0]);
+        counts.rounds.entry(key.clone()).or_default().insert(round);
+        counts
+            .groups
+            .entry((key.0.clone(), key.1.clone(), year, RatingCell::Unrated))
+            .or_default()
+            .absorb(GroupStats {
+                games: 1,
+                draws: 1,
+                ..GroupStats::default()
+            });
+        *counts
+            .formats
+            .entry((key, "over-the-board classical".into()))
+            .or_insert(0) += 1;
+    }
+}
+
+#[test]
+fn an_edition_that_pools_tournaments_is_split_by_tournament() {
+    // Issue 49: the FIDE Grand Prix 2008 held three legs of 14 players
+    // (Baku, Sochi, Elista; 91 games each, two missing at Sochi), 271
+    // games under one series and year: it showed "if complete 91, 100.0 %
+    // present". Each leg is a tournament of its own: 273 if complete.
+    let mut counts = RuleStudyCounts::default();
+    round_robin_counts(&mut counts, |_| "FIDE GP", "Baku AZE", 2008, 14, 0);
+    round_robin_counts(&mut counts, |_| "2nd FIDE GP", "Sochi RUS", 2008, 14, 2);
+    round_robin_counts(
+        &mut counts,
+        |_| "FIDE Grand Prix",
+        "Elista RUS",
+        2008,
+        14,
+        0,
+    );
+    // One tournament under two names, its rounds split between them (the
+    // European Club Cup 2006: round 1 as "ECU Club Cup", the rest as
+    // "22nd ECU Club Cup"), is one tournament.
+    round_robin_counts(
+        &mut counts,
+        |round| {
+            if round <= 4 {
+                "Tal Memorial"
+            } else {
+                "5th Tal Memorial"
+            }
+        },
+        "Moscow RUS",
+        2010,
+        10,
+        0,
+    );
+    let study = rule_study(
+        &counts,
+        &EventCatalogue::built_in(),
+        &crate::study::EventPatterns::default(),
+        [20, 30],
+    );
+    let gp = study
+        .editions
+        .iter()
+        .find(|e| e.series == "FIDE Grand Prix")
+        .unwrap();
+    assert_eq!(gp.total.games, 271);
+    assert_eq!(gp.tournaments.len(), 3, "{:?}", gp.tournaments);
+    assert_eq!(gp.expected_games(), 273);
+    assert!(gp.total.games <= gp.expected_games());
+    let tal = study
+        .editions
+        .iter()
+        .find(|e| e.series == "Tal Memorial")
+        .unwrap();
+    assert_eq!(tal.tournaments.len(), 1, "{:?}", tal.tournaments);
+    assert_eq!(tal.expected_games(), 45);
 }

@@ -376,19 +376,41 @@ pub fn rule_study_editions(h: &mut String, study: &crate::analysis::rule_study::
         study.short_limits[0]
     );
     for e in &study.editions {
+        // Summed over its tournaments (a Grand Prix year's legs), each
+        // complete at half its players times its last round. A tournament
+        // holding more games than that (a play-off, a repeat the dedup
+        // missed) has no share to read: never shown as 100 %.
         let expected = e.expected_games();
-        // More games than one round robin of its players holds: the
-        // edition pools several tournaments (a Grand Prix year), and no
-        // share of it can be read; never shown as 100 %.
         let share = if e.total.games > expected {
-            "pools events: more games than complete".to_string()
+            "more games than complete: play-offs or repeats".to_string()
         } else {
             pct(Proportion::new(e.total.games, expected).rate())
+        };
+        let series = if e.tournaments.len() > 1 {
+            format!(
+                "{} <small>({} tournaments: {})</small>",
+                escape(&e.series),
+                e.tournaments.len(),
+                escape(
+                    &e.tournaments
+                        .iter()
+                        .map(|t| format!(
+                            "{} {} of {}",
+                            t.names.join(" / "),
+                            t.games,
+                            t.expected_games()
+                        ))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                )
+            )
+        } else {
+            escape(&e.series)
         };
         let _ = write!(
             h,
             "<tr><td class=\"l\">{}</td><td>{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            escape(&e.series),
+            series,
             e.year,
             if e.inferred {
                 format!("{} (inferred)", escape(e.regime.as_str()))
@@ -420,8 +442,10 @@ pub fn rule_study_editions(h: &mut String, study: &crate::analysis::rule_study::
         games between players who met more than once: a knock-out; else Swiss); controls are matched to rule editions \
         of the same kind. “Games if complete” is half the players seen times the last round: \
         the size of a round robin of those players; for Swiss and team events, where the data hold only some \
-        players, it understates the event. An edition holding more games than that pools several events under one \
-        name and year (a Grand Prix's legs): its share present cannot be read, and it says so.</p></details>\n");
+        players, it understates the event. An edition that pools several tournaments under one series and year (a \
+        Grand Prix's legs, an Olympiad's sections: event names whose rounds overlap) is counted tournament by \
+        tournament, each listed with its games of its games if complete; one holding more games than complete (a \
+        play-off, a repeat) says so instead of a share.</p></details>\n");
 }
 
 /// The catalogue checked against the games: editions coded with a rule
@@ -696,9 +720,12 @@ mod tests {
     }
 
     #[test]
-    fn an_edition_that_pools_events_is_never_shown_as_complete() {
+    fn an_edition_holding_more_games_than_complete_is_never_shown_as_complete() {
         // Issue 49: FIDE Grand Prix 2008, 271 games of several legs under
-        // one name, showed "if complete 91, 100.0 % present".
+        // one name, showed "if complete 91, 100.0 % present". Its legs are
+        // now tournaments apart (rule_study::tests); an edition whose
+        // tournaments are not known, or a tournament with a play-off,
+        // still holds more games than complete, and says so.
         let pooled = crate::analysis::rule_study::Edition {
             series: "FIDE Grand Prix".into(),
             year: 2008,
@@ -718,6 +745,7 @@ mod tests {
             inferred: false,
             event_type: crate::study::events::EventType::RoundRobin,
             kind_stated: false,
+            tournaments: Vec::new(),
         };
         assert_eq!(pooled.expected_games(), 91);
         let study = RuleStudy {
@@ -729,6 +757,6 @@ mod tests {
         let row = &h[h.find("FIDE Grand Prix").unwrap()..];
         let row = &row[..row.find("</tr>").unwrap()];
         assert!(!row.contains("100.0%"), "{row}");
-        assert!(row.contains("pools events"), "{row}");
+        assert!(row.contains("more games than complete"), "{row}");
     }
 }
