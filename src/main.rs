@@ -123,7 +123,7 @@ fn main() -> std::process::ExitCode {
     on_interrupt();
     on_file_size_limit();
     remis_table::panics::install_hook();
-    // A panic that no reader contained (on polars' threads, kept quiet by
+    // A panic that no reader contained (on the Parquet library's threads, kept quiet by
     // the hook, or here) is said as an error, not lost.
     let result = match remis_table::panics::quietly(|| run(cli)) {
         Ok(result) => result,
