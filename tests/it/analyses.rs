@@ -906,6 +906,7 @@ fn every_chart_has_its_table_and_csv() {
         "chart-all-lengths",
         "chart-score",
         "chart-gap",
+        "chart-expected",
         "chart-time-class",
         "chart-mix-class",
         "chart-play",

@@ -76,6 +76,7 @@ fn views_and_sources_in_help_and_readme_agree() {
             "time-classes",
             "clocks",
             "audit",
+            "expected",
             "players"
         ]
     );

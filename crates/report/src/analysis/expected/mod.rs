@@ -15,7 +15,9 @@
 //!
 //! with m the cell's mean rating less 2000 and g its mean gap, both per
 //! 100 points, knots kₖ at the 5th, 27.5th, 50th, 72.5th and 95th
-//! percentiles of the games' mean rating (a linear spline: the draw rate may bend with
+//! percentiles of the games' mean rating (those that leave every piece of
+//! the spline at least [`MIN_PIECE_RESULTS`] draws and as many other
+//! results) (a linear spline: the draw rate may bend with
 //! strength, as it does between club and elite play), and a dummy for each
 //! format beside the largest when the figures mix formats (`--play all`).
 //! Logistic rather than a rate per bin: it is smooth in the rating, so a
@@ -70,8 +72,12 @@ pub const CALIBRATION_BAND: u16 = 100;
 /// 2nd ed., table 2.3), which puts the outer two near the ends, where a
 /// straight line would otherwise be carried from the middle.
 pub const KNOT_PERCENTILES: [f64; 5] = [0.05, 0.275, 0.5, 0.725, 0.95];
-/// A knot needs this share of the games on each side of it.
-const KNOT_MIN_SHARE: f64 = 0.02;
+/// Draws, and other results, that each piece of the spline needs: a
+/// piece with none of one (no draw among the weakest players' bullet
+/// games) would send its slope to infinity, and with a few its slope is
+/// noise (ten events a parameter: Peduzzi et al. 1996, doubled since a
+/// piece's slope rests on its games alone).
+pub const MIN_PIECE_RESULTS: u64 = 20;
 /// Covariates are per 100 rating points, the mean rating from 2000.
 pub const SCALE: f64 = 100.0;
 pub const CENTRE: f64 = 2000.0;
@@ -422,45 +428,58 @@ pub fn expected_draws(
     })
 }
 
-/// The terms: knots at the percentiles of the games' mean rating (each
-/// with enough games on both sides), and a dummy for each format beside
-/// the largest.
+/// The terms: knots at the percentiles of the games' mean rating, kept
+/// only where every piece of the spline holds enough of both results
+/// ([`MIN_PIECE_RESULTS`]), and a dummy for each format beside the largest.
 fn specify(parts: &[(Format, &DrawCells)]) -> Specification {
-    let mut by_mean: Vec<(f64, u64)> = parts
+    let mut by_mean: Vec<(f64, &CellCounts)> = parts
         .iter()
         .flat_map(|(_, c)| c.cells.values())
         .filter(|c| c.games > 0)
-        .map(|c| (c.mean_rating(), c.games))
+        .map(|c| (c.mean_rating(), c))
         .collect();
     by_mean.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let games: u64 = by_mean.iter().map(|&(_, n)| n).sum();
-    let share_below = |k: f64| {
-        by_mean
-            .iter()
-            .filter(|&&(m, _)| m < k)
-            .map(|&(_, n)| n)
-            .sum::<u64>() as f64
-            / games.max(1) as f64
-    };
-    let mut knots: Vec<f64> = Vec::new();
+    let games: u64 = by_mean.iter().map(|&(_, c)| c.games).sum();
+    let mut candidates: Vec<f64> = Vec::new();
     for q in KNOT_PERCENTILES {
         let target = q * games as f64;
         let mut seen = 0u64;
-        let Some(&(m, _)) = by_mean.iter().find(|&&(_, n)| {
-            seen += n;
+        let Some(&(m, _)) = by_mean.iter().find(|&&(_, c)| {
+            seen += c.games;
             seen as f64 >= target
         }) else {
             continue;
         };
         // On the bins' grid, so that the knots read as ratings.
         let knot = (m / f64::from(cells::BIN_WIDTH)).round() * f64::from(cells::BIN_WIDTH);
-        let below = share_below(knot);
-        if below >= KNOT_MIN_SHARE
-            && 1.0 - below >= KNOT_MIN_SHARE
-            && knots.last().is_none_or(|&last| knot > last)
-        {
+        if candidates.last().is_none_or(|&last| knot > last) {
+            candidates.push(knot);
+        }
+    }
+    // Draws and other results between two mean ratings.
+    let results = |from: f64, to: f64| -> (u64, u64) {
+        by_mean
+            .iter()
+            .filter(|&&(m, _)| from <= m && m < to)
+            .fold((0, 0), |(d, o), &(_, c)| {
+                (d + c.draws, o + c.games - c.draws)
+            })
+    };
+    let enough = |(draws, others): (u64, u64)| draws.min(others) >= MIN_PIECE_RESULTS;
+    // From the bottom, a knot is kept when the piece below it is full
+    // enough; then the last knots go until the piece above them is.
+    let mut knots: Vec<f64> = Vec::new();
+    for knot in candidates {
+        let from = knots.last().copied().unwrap_or(f64::NEG_INFINITY);
+        if enough(results(from, knot)) {
             knots.push(knot);
         }
+    }
+    while let Some(&last) = knots.last() {
+        if enough(results(last, f64::INFINITY)) {
+            break;
+        }
+        knots.pop();
     }
     let mut format_games: Vec<(Format, u64)> = parts
         .iter()

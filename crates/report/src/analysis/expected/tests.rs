@@ -2,6 +2,7 @@
 //! model and the excess draws recovered from them.
 
 use super::*;
+use crate::analysis::merge::Merge;
 use remis_core::rng::Rng;
 
 fn classical() -> Format {
@@ -67,9 +68,15 @@ fn a_planted_model_is_recovered_within_its_standard_errors() {
     counts
         .parts
         .insert(rapid(), layout_of(2000..=2001, |_| 0, 2));
-    // The specification the fit will choose, and a truth in its terms: a
-    // draw rate rising with strength and bending up past the knots,
-    // falling with the gap, lower in rapid.
+    // The specification the fit will choose (its knots need draws and
+    // other results in every piece: half of each cell's games for now),
+    // and a truth in its terms: a draw rate rising with strength and
+    // bending up past the knots, falling with the gap, lower in rapid.
+    for cells in counts.parts.values_mut() {
+        for c in cells.cells.values_mut() {
+            c.draws = c.games / 2;
+        }
+    }
     let parts: Vec<(Format, &DrawCells)> =
         counts.parts.iter().map(|(f, c)| (f.clone(), c)).collect();
     let spec = specify(&parts);
@@ -245,4 +252,35 @@ fn too_few_games_fit_no_model() {
         expected_draws(&counts, &LeadFormat::default()),
         Err(NotFitted::TooFewGames(10))
     );
+}
+
+#[test]
+fn a_piece_without_draws_loses_its_knot_instead_of_the_fit() {
+    // Bullet between weak players: no draw at all below 1500, a few above
+    // (the lichess sample's shape, which separated the lowest piece).
+    let mut rng = Rng::new(3);
+    let mut cells = layout_of(2020..=2020, |_| 0, 1);
+    let mut low = DrawCells::default();
+    for mean_bin in (1000..1500).step_by(50) {
+        let key = CellKey {
+            mean_bin,
+            gap_bin: 0,
+            year: Some(2020),
+        };
+        low.cells.insert(key, cell(mean_bin, 0, 150));
+    }
+    for c in cells.cells.values_mut() {
+        c.draws = draws(&mut rng, c.games, 0.05);
+    }
+    cells.absorb(low);
+    let mut counts: ByFormat<DrawCells> = ByFormat::default();
+    counts.parts.insert(classical(), cells);
+    let model = expected_draws(&counts, &LeadFormat::default()).unwrap();
+    // The knot at the 5th percentile (in the drawless games) is gone.
+    assert!(
+        model.specification.knots.iter().all(|&k| k > 1500.0),
+        "{:?}",
+        model.specification.knots
+    );
+    assert!(model.coefficients.iter().all(|c| c.std_error.is_finite()));
 }

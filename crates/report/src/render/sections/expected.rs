@@ -4,16 +4,32 @@
 
 use super::*;
 use crate::analysis::expected::{
-    CALIBRATION_BAND, ExpectedDraws, MIN_SERIES_GAMES, NotFitted, Versus,
+    CALIBRATION_BAND, ExpectedDraws, MIN_PIECE_RESULTS, MIN_SERIES_GAMES, NotFitted, Versus,
 };
 
 /// Groups with fewer games are left out of the calibration's tally (a
 /// Wilson interval of a handful of games holds anything).
 const CALIBRATION_MIN_GAMES: u64 = MIN_CELL_GAMES;
 
-/// A share as signed percentage points: `+2.1`.
+/// A share as signed percentage points: `+2.1`, and `0.0` for what rounds
+/// to none (not `-0.0`).
 fn points(v: f64) -> String {
-    format!("{:+.1}", v * 100.0)
+    let tenths = (v * 1000.0).round();
+    if tenths == 0.0 {
+        "0.0".into()
+    } else {
+        format!("{:+.1}", tenths / 10.0)
+    }
+}
+
+/// Games, signed: `+22`, `-35`, and `0` for what rounds to none.
+fn signed_games(v: f64) -> String {
+    let games = v.round();
+    if games == 0.0 {
+        "0".into()
+    } else {
+        format!("{games:+.0}")
+    }
 }
 
 /// The expected-draw section: a caption with the specification, the
@@ -43,7 +59,8 @@ pub fn expected_section(
         h,
         "<p class=\"caption\">How many draws would these players' ratings lead us to expect? A logistic regression \
          of the draw on the mean rating of the two players (a linear spline, bending at the 5th, 27.5th, 50th, 72.5th \
-         and 95th percentiles of the games' mean rating), the rating gap and its square{}, fitted by maximum \
+         and 95th percentiles of the games' mean rating where each piece keeps at least {MIN_PIECE_RESULTS} draws \
+         and as many other results), the rating gap and its square{}, fitted by maximum \
          likelihood (IRLS) to {} rated games in {} cells of like games (50-point bins of the mean rating and of \
          the gap, by year). Logistic, not a rate per cell: smooth in the rating, so a sparse cell borrows strength \
          from its neighbours, and its probabilities stay between 0 and 1. <strong>The year is left out on \
@@ -184,13 +201,13 @@ fn versus_row(table: &mut PageTable, label: &str, v: &Versus) {
     let class = if small { " class=\"small\"" } else { "" };
     let cells = format!(
         "<td class=\"l\">{}</td><td>{}</td><td{class}>{}</td><td{class}>{}</td><td{class}>{}</td>\
-         <td{class}>{:+.0}</td><td{class}>{}</td><td{class}>{} to {}</td>",
+         <td{class}>{}</td><td{class}>{}</td><td{class}>{} to {}</td>",
         escape(label),
         thousands(v.games),
         pct(v.observed_rate()),
         interval(&observed),
         pct(v.expected_rate()),
-        v.excess(),
+        signed_games(v.excess()),
         points(rate),
         points(lo),
         points(hi),

@@ -54,7 +54,8 @@ pub fn methods_section(h: &mut String) {
          its games' mean rating and mean gap): logit P(draw) = β<sub>0</sub> + β<sub>1</sub>m + Σ \
          γ<sub>k</sub>(m − k)<sub>+</sub> + δ<sub>1</sub>g + δ<sub>2</sub>g² (+ a term per format when formats \
          are mixed), m the mean rating less 2000 and g the gap, per 100 points, knots k at the 5th, 27.5th, 50th, \
-         72.5th and 95th percentiles of the games' mean rating. Logistic because it is smooth in the rating (a sparse \
+         72.5th and 95th percentiles of the games' mean rating (a knot is dropped when a piece of the spline \
+         would hold fewer than 20 draws or 20 other results, whose slope would be noise or infinite). Logistic because it is smooth in the rating (a sparse \
          cell borrows strength from its neighbours) and keeps probabilities inside (0, 1). The year is left out \
          on purpose, so that the excess draws by year (observed − Σ n p) are what the ratings do not explain. \
          Standard errors from the inverse Fisher information; the excess's interval is normal, on Σ n p(1 − p) \
