@@ -127,6 +127,21 @@ pub fn rule_study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
                              "smallest_group_editions": k, "coverage": c.coverage, "unbounded": c.unbounded, "holds": c.holds(),
                          })).collect::<Vec<_>>(),
                      }},
+        "primary": study.model.as_ref().map(|m| serde_json::json!({
+            "specification": rule_study::model::SPECIFICATION,
+            "primary_outcome": Measure::Draws.label(limits),
+            "multiple_comparisons": "Holm over the three secondary measures within each regime; the primary outcome unadjusted",
+            "editions": m.editions, "groups": m.groups, "parameters": m.parameters,
+            "series": m.series, "years": m.years, "replicates": rule_study::model::MODEL_REPLICATES,
+            "identifying_editions": m.identifying.iter().map(|(r, n)| (r.as_str().to_string(), serde_json::json!(n))).collect::<serde_json::Map<_, _>>(),
+            "not_identified": m.not_identified.iter().map(|r| r.as_str()).collect::<Vec<_>>(),
+            "effects": m.rows.iter().map(|r| serde_json::json!({
+                "regime": r.regime.as_str(), "measure": r.measure.label(limits),
+                "primary": r.measure == Measure::Draws,
+                "effect": effect_json(Some(&r.effect)),
+                "p_value": r.p_value, "holm_p_value": r.holm_p_value,
+            })).collect::<Vec<_>>(),
+        })),
         "estimates": study.estimates.iter().map(|e| estimate_json(e, limits)).collect::<Vec<_>>(),
         "published": study.published.iter().map(|c| serde_json::json!({
             "source": c.source, "url": c.url, "quote": c.quote,
@@ -218,9 +233,56 @@ pub fn write_rule_study(
         });
         writeln!(out, "  {mean}")?;
     }
+    if let Some(model) = &study.model {
+        writeln!(
+            out,
+            "\nPRIMARY ESTIMATE, rule minus no rule, percentage points: {}",
+            rule_study::model::SPECIFICATION
+        )?;
+        writeln!(
+            out,
+            "  fitted to {} editions of {} series in {} years ({} groups of games, {} parameters)",
+            model.editions, model.series, model.years, model.groups, model.parameters
+        )?;
+        for r in &model.rows {
+            let p = text::p_value;
+            writeln!(
+                out,
+                "  {:<40} {:<18} {:<44} {} p {}{}",
+                r.regime.label(),
+                r.measure.label(limits),
+                text::effect(Some(&r.effect)),
+                if r.measure == Measure::Draws {
+                    "primary  "
+                } else {
+                    "secondary"
+                },
+                p(r.p_value),
+                r.holm_p_value
+                    .map_or(String::new(), |h| format!(", Holm {}", p(Some(h)))),
+            )?;
+        }
+        for r in &model.not_identified {
+            writeln!(
+                out,
+                "  {:<40} not identified: no series played both with and without it",
+                r.label()
+            )?;
+        }
+        writeln!(
+            out,
+            "  identified by the rule editions of series that also played without the rule: {}",
+            model
+                .identifying
+                .iter()
+                .map(|(r, n)| format!("{} {n}", r.as_str()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )?;
+    }
     writeln!(
         out,
-        "\nrule minus control, percentage points (95% restricted wild cluster bootstrap intervals, clusters: event editions):"
+        "\nchecks: rule minus control, stratified, percentage points (95% restricted wild cluster bootstrap intervals, clusters: event editions):"
     )?;
     writeln!(out, "{}", text::calibration(&study.calibration))?;
     for e in &study.estimates {

@@ -240,6 +240,17 @@ pub fn stratified(s: Option<&crate::analysis::rule_study::wild::Stratified>) -> 
     )
 }
 
+/// A bootstrap p-value ("0.030"; "< 0.005" when no replicate reached the
+/// statistic; "–" without one).
+pub fn p_value(p: Option<f64>) -> String {
+    use crate::analysis::rule_study::model::MODEL_REPLICATES;
+    match p {
+        None => "–".into(),
+        Some(p) if p <= 0.0 => format!("< {:.3}", 2.0 / MODEL_REPLICATES as f64),
+        Some(p) => format!("{p:.3}"),
+    }
+}
+
 /// The coverage simulation and the minimum it sets, in words (terminal
 /// and page).
 pub fn calibration(c: &crate::analysis::rule_study::inference::coverage::Calibration) -> String {

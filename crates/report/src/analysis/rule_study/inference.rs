@@ -123,12 +123,17 @@ impl Linear<'_> {
 /// Per replicate, what the test statistic at any δ₀ needs: the
 /// replicate's estimate minus δ₀ is `p + λ q`, its squared standard error
 /// `k (s0 + 2 λ s1 + λ² s2)`, with λ = (estimate − δ₀) / h.
-struct Replicate {
-    p: f64,
-    q: f64,
-    s0: f64,
-    s1: f64,
-    s2: f64,
+pub struct Replicate {
+    pub p: f64,
+    pub q: f64,
+    pub s0: f64,
+    pub s1: f64,
+    pub s2: f64,
+}
+
+/// One draw of Webb's six-point weights.
+pub fn webb(rng: &mut Rng) -> f64 {
+    WEBB[rng.below(6) as usize]
 }
 
 /// The estimate, its cluster-robust standard error and what inverting the
@@ -264,6 +269,25 @@ impl Linear<'_> {
 }
 
 impl Inversion {
+    /// An inversion from replicates made elsewhere (the model's): the
+    /// restricted residuals at δ₀ are the unrestricted ones plus λ times
+    /// the shift, λ = (estimate − δ₀) / h.
+    pub fn from_parts(
+        estimate: f64,
+        standard_error: f64,
+        h: f64,
+        small_sample: f64,
+        replicates: Vec<Replicate>,
+    ) -> Inversion {
+        Inversion {
+            estimate,
+            standard_error,
+            h,
+            small_sample,
+            replicates,
+        }
+    }
+
     /// The equal-tailed bootstrap p-value of the effect being `delta`.
     pub fn p_value(&self, delta: f64) -> f64 {
         let lambda = (self.estimate - delta) / self.h;

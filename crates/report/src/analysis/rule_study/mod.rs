@@ -43,6 +43,7 @@ use estimate::*;
 pub use estimate::{MATCH_RATING, MATCH_YEARS, MeasureEstimate, RegimeEstimate};
 
 pub mod inference;
+pub mod model;
 pub mod published;
 pub mod wild;
 
@@ -420,6 +421,9 @@ pub struct RuleStudy {
     /// The coverage simulation at the data's edition counts, and the
     /// fewest editions in a smallest group from which intervals are shown.
     pub calibration: inference::coverage::Calibration,
+    /// The primary estimate: each regime's effect from the model
+    /// ([`model`]), the stratified estimates above being its checks.
+    pub model: Option<model::ModelEstimates>,
 }
 
 impl RuleStudy {
@@ -620,6 +624,19 @@ pub fn rule_study(
     study.changes = series_changes(&study.editions, &mut rng);
     study.calibration = calibrate(&study.editions, &study.estimates, &study.changes);
     let minimum = study.calibration.minimum;
+    study.model = model::fit(&study.editions, &mut rng);
+    // Below the minimum the bootstrap's p-values are no surer than its
+    // intervals: both withheld.
+    for row in study.model.iter_mut().flat_map(|m| m.rows.iter_mut()) {
+        row.effect.withhold_below(minimum);
+        if matches!(
+            row.effect.withheld,
+            Some(inference::Withheld::TooFewEditions { .. })
+        ) {
+            row.p_value = None;
+            row.holm_p_value = None;
+        }
+    }
     for e in &mut study.estimates {
         for m in &mut e.measures {
             for s in [&mut m.raw, &mut m.adjusted, &mut m.within_pair]
