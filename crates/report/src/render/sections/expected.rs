@@ -142,7 +142,10 @@ fn by_year(h: &mut String, model: &ExpectedDraws) -> anyhow::Result<()> {
         "<h3 id=\"expected-by-year\">Excess draws by year</h3>\n<p class=\"caption\">Each year's observed draws \
          beside those the model expects from its games' ratings, and the excess in games and per hundred games \
          (percentage points). The excess's interval is normal, on the observed draws' binomial variance under \
-         the model plus the expected draws' variance from the coefficients (delta method). Years with fewer than {MIN_CELL_GAMES} games are left out of the chart.</p>"
+         the model plus the expected draws' variance from the coefficients (delta method). Like the page's other \
+         intervals it treats games as independent: a year's games share players and events, so it is too narrow \
+         for claims beyond these games (Methods, Independence). Years with fewer than {MIN_CELL_GAMES} games are \
+         left out of the chart.</p>"
     );
     if !svg.is_empty() {
         let _ = writeln!(h, "<figure>{svg}</figure>");
