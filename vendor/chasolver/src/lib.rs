@@ -91,3 +91,29 @@ pub fn is_unwinnable_fast_within(board: &Board, intended_winner: Color, nodes: u
         Color::Black => fast::is_unwinnable_within(&utils::mirror_board(board), nodes),
     }
 }
+
+/// A short first try at a helpmate for `intended_winner` (added by remis):
+/// the iterative deepening of [`winnability`]'s fourth phase (its move
+/// classes and transposition table) from depth 2 to `max_depth`, with at
+/// most `nodes_per_depth` positions for each ply of depth instead of that
+/// phase's 7,000. `Some` is a helpmate found; `None` proves nothing, not
+/// even that there is none.
+pub fn quick_helpmate(
+    board: &Board,
+    intended_winner: Color,
+    nodes_per_depth: u64,
+    max_depth: u8,
+) -> Option<Vec<ChessMove>> {
+    let found = match intended_winner {
+        Color::White => full::quick_helpmate(board, nodes_per_depth, max_depth),
+        Color::Black => {
+            let flipped_board = utils::mirror_board(board);
+            full::quick_helpmate(&flipped_board, nodes_per_depth, max_depth)
+                .map(utils::mirror_moves)
+        }
+    };
+    match found {
+        Some(Winnability::Winnable { helpmate }) => Some(helpmate),
+        _ => None,
+    }
+}

@@ -199,6 +199,13 @@ pub fn can_mate(pos: &Chess, color: Color, options: &SearchOptions) -> Mate {
             if chasolver::is_unwinnable_fast_within(&board, winner, QUICK_NODES).0 {
                 return SearchAnswer::CannotMate;
             }
+            // Most helpmates are found by a short pass first (see
+            // QUICK_HELPMATE_NODES); the full search runs when it finds none.
+            if chasolver::quick_helpmate(&board, winner, QUICK_HELPMATE_NODES, QUICK_HELPMATE_DEPTH)
+                .is_some()
+            {
+                return SearchAnswer::CanMate;
+            }
             match chasolver::winnability_within(&board, winner, options.deep_nodes) {
                 Some(chasolver::Winnability::Winnable { .. }) => SearchAnswer::CanMate,
                 Some(chasolver::Winnability::Unwinnable) => SearchAnswer::CannotMate,
@@ -438,6 +445,22 @@ fn quick_board(pos: &Chess) -> Option<chess::Board> {
 fn cannot_mate_quickly(board: &chess::Board, color: Color) -> bool {
     chasolver::is_unwinnable_fast_within(board, chess_color(color), QUICK_NODES).0
 }
+
+/// The budget of a short pass for a helpmate before the full search
+/// (chasolver's `quick_helpmate`, vendor/chasolver/REMIS.md): positions for
+/// each ply of depth, and the deepest depth tried. The full search finds its
+/// costliest helpmates (lines of 20 to 70 plies, after flag falls where the
+/// winner keeps only minor pieces) at depths 3 to 13 of its iterative
+/// deepening, after every shallower depth has used up 7,000 positions a
+/// ply: half the search time of the lichess users' questions went to 25 of
+/// them. A pass at 1,000 a ply, depths 2 to 16, finds most of them for less:
+/// the search's instructions on those questions fall by a quarter
+/// (docs/performance.md, 2026-11-27). A helpmate is a proof, so an answer
+/// can differ from the full search's only where that search would give up
+/// (`unknown`); when the pass finds none, nothing is concluded and the full
+/// search runs as before.
+const QUICK_HELPMATE_NODES: u64 = 1_000;
+const QUICK_HELPMATE_DEPTH: u8 = 16;
 
 /// The quick mode's budget of positions for its full-width searches. As
 /// published it has none, and its depth-15 search visited 26 million

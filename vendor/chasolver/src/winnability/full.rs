@@ -99,3 +99,25 @@ pub(crate) fn analysis(board: &Board, deep_node_limit: u64) -> Option<Winnabilit
     search.reset_global_nodes();
     iterative_deepening(&pos, &mut search, 2..=128)
 }
+
+/// Phase 4's search alone, from the position as given (no forced moves
+/// played first), with `nodes_per_depth` positions for each ply of depth and
+/// depths 2 to `max_depth`: `Some(Winnable)` when it finds a helpmate, else
+/// `None` (an exhausted depth is not reported as a proof). Added by remis,
+/// see REMIS.md. Designed for White as the intended winner.
+pub(crate) fn quick_helpmate(
+    board: &Board,
+    nodes_per_depth: u64,
+    max_depth: u8,
+) -> Option<Winnability> {
+    let mut search = Search::new();
+    search.depth_node_limit = nodes_per_depth;
+    search.transposition_table = Some(FxHashMap::with_capacity_and_hasher(
+        1_000,
+        Default::default(),
+    ));
+    match iterative_deepening(board, &mut search, 2..=max_depth) {
+        found @ Some(Winnability::Winnable { .. }) => found,
+        _ => None,
+    }
+}

@@ -340,3 +340,39 @@ fn jammed_pawns_behind_still_pieces_get_the_full_search() {
         "1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P2P/4K3 w - - 0 1"
     )));
 }
+
+#[test]
+fn the_quick_helpmate_is_a_helpmate() {
+    // Flag falls of the lichess users' file that cost the full search most
+    // (docs/performance.md, 2026-11-27), a side with a bishop asked each
+    // time, White and Black (the board mirrored and back): the short pass
+    // finds a line, the line mates the side's opponent, and the answer is
+    // the full search's.
+    for (fen, color) in [
+        ("8/2B3p1/5pk1/8/5p2/4r1bK/8/8 b - - 0 48", Color::White),
+        ("8/8/5Q2/6P1/8/5bK1/4kP2/8 w - - 1 60", Color::Black),
+    ] {
+        let pos = position(fen);
+        let (board, _) = to_chess_board(&pos).unwrap();
+        let line = chasolver::quick_helpmate(
+            &board,
+            chess_color(color),
+            QUICK_HELPMATE_NODES,
+            QUICK_HELPMATE_DEPTH,
+        )
+        .unwrap_or_else(|| panic!("{fen}: no helpmate in the short pass"));
+        let mut end = board;
+        for m in &line {
+            assert!(end.legal(*m), "{fen}: {m} is not legal");
+            end = end.make_move_new(*m);
+        }
+        assert_eq!(end.status(), chess::BoardStatus::Checkmate, "{fen}");
+        assert_eq!(end.side_to_move(), chess_color(!color), "{fen}");
+        let full = SearchOptions::default();
+        assert!(matches!(
+            chasolver::winnability_within(&board, chess_color(color), full.deep_nodes),
+            Some(chasolver::Winnability::Winnable { .. })
+        ));
+        assert_eq!(can_mate(&pos, color, &full), Mate::Possible, "{fen}");
+    }
+}
