@@ -2,8 +2,9 @@
 
 use super::*;
 
-/// How to read the numbers.
-pub fn methods_section(h: &mut String) {
+/// How to read the numbers; `audit` gives how many verdicts rest on a
+/// presumption of the search's filter.
+pub fn methods_section(h: &mut String, audit: &crate::analysis::audit::Audit) {
     h.push_str(
         "<section id=\"methods\">\n<h2>Methods</h2>\n\
          <p><strong>Endings.</strong> Every game is replayed move by move (shakmaty). A game ends at the first of: \
@@ -11,8 +12,11 @@ pub fn methods_section(h: &mut String) {
          moves, found by search: art. 5.2.2), fivefold repetition or the 75-move rule (9.6). A flag fall loses only \
          when the opponent could still mate (6.9, by search). A draw's <em>type</em> is the rule that ended it; a \
          draw recorded with no such rule in the moves and no other cause in the record (claim, timeout) is \
-         <em>agreed</em>: “agreed” means no other cause was recorded or found, not that an offer was seen.</p>\n\
-         <p><strong>Whose games.</strong> Every figure counts one population, stated under its section's heading: \
+         <em>agreed</em>: “agreed” means no other cause was recorded or found, not that an offer was seen.</p>\n",
+    );
+    presumptions_paragraph(h, audit);
+    h.push_str(
+        "<p><strong>Whose games.</strong> Every figure counts one population, stated under its section's heading: \
          the lead population (one kind of play and one time class: over-the-board classical games where the data \
          hold any, else the format with the most games; its count is the headline's and the one How to cite \
          quotes), every game used (players, scoring, clocks, the audit: counts not kept apart by format), or every \
@@ -80,6 +84,35 @@ pub fn methods_section(h: &mut String) {
          the event's name, then a knock-out event's round (games 3 and later of a match are tie-breaks), else \
          unknown online and classical by presumption over the board. The section Played and time class shows the games by each. Chess960 \
          and correspondence games are left out of every rate unless asked for, and counted under Coverage.</p>\n</section>\n",
+    );
+}
+
+/// The Methods paragraph on presumptions: what the search's filter leaves
+/// unsearched, how many verdicts of these data rest on it, and that
+/// `--exact` leaves none (docs/rules.md, "Where remis searches").
+fn presumptions_paragraph(h: &mut String, audit: &crate::analysis::audit::Audit) {
+    let presumed = audit.presumed_alive + audit.presumed_mateable;
+    h.push_str(
+        "<p id=\"methods-presumptions\"><strong>Presumptions.</strong> The full search runs where a filter says it \
+         can matter; a final position or flag fall it leaves unsearched (a side keeps a queen, rook or pawn in a \
+         position without frozen pawns or forced lines) is presumed alive, or the opponent presumed able to mate. \
+         A presumption lets a recorded result stand and never overturns one. ",
+    );
+    if presumed == 0 {
+        h.push_str("No verdict in these data rests on one.");
+    } else {
+        let _ = write!(
+            h,
+            "Of the games used here, {} verdicts rest on one: {} final positions presumed alive and {} flag falls \
+             presumed mateable (see Audit).",
+            thousands(presumed),
+            thousands(audit.presumed_alive),
+            thousands(audit.presumed_mateable)
+        );
+    }
+    h.push_str(
+        " <code>remis classify --exact</code> (the full search on every final position and flag fall, at the \
+         solver's own budget) leaves none, at about four times the time.</p>\n",
     );
 }
 
@@ -208,6 +241,41 @@ pub fn footer(h: &mut String, info: &PageInfo<'_>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn methods_count_the_presumed_verdicts_and_name_exact() {
+        let methods = |presumed_alive, presumed_mateable| {
+            let audit = crate::analysis::audit::Audit {
+                presumed_alive,
+                presumed_mateable,
+                ..Default::default()
+            };
+            let mut h = String::new();
+            methods_section(&mut h, &audit);
+            h
+        };
+        let h = methods(12_345, 67);
+        let p = &h[h
+            .find("id=\"methods-presumptions\"")
+            .expect("the paragraph")..];
+        let p = &p[..p.find("</p>").expect("closed")];
+        let rest = format!(
+            "{} verdicts rest on one: {} final positions presumed alive and 67 flag falls",
+            thousands(12_412),
+            thousands(12_345)
+        );
+        assert!(p.contains(&rest), "{p}");
+        assert!(p.contains("<code>remis classify --exact</code>"), "{p}");
+        // Inside Methods, before the next paragraph and the section's end.
+        assert!(h.find("<h2>Methods</h2>") < h.find("methods-presumptions"));
+        assert!(h.find("methods-presumptions") < h.find("<strong>Whose games.</strong>"));
+        let none = methods(0, 0);
+        assert!(
+            none.contains("No verdict in these data rests on one."),
+            "{none}"
+        );
+        assert!(!none.contains("verdicts rest on one:"), "{none}");
+    }
 
     #[test]
     fn provenance_lists_every_input_with_its_checksum() {
