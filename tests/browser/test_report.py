@@ -281,9 +281,10 @@ def test_players_and_the_interval_clustered_by_player(browser):
     clustered_text = rows[2].find_elements(By.TAG_NAME, "td")[2].text
     clustered = bounds(clustered_text)
     assert clustered[1] - clustered[0] >= wilson[1] - wilson[0] - 0.11, (clustered, wilson)
-    # That interval is of every game used (players are counted over all
-    # formats); the headline counts the lead population, so it quotes the
-    # interval only when the two are one (not on this sample).
+    # That interval is of the lead population only where the summary keeps
+    # its players apart (over-the-board classical games); this sample is
+    # online, so it counts every game used, and the headline (of the lead
+    # population) quotes it only when the two are one (not here).
     headline = browser.find_element(By.ID, "headline").text
     one_population = "The figures are of" not in headline
     assert ("clustered by player " + clustered_text in headline) == one_population, headline

@@ -146,11 +146,11 @@ pub fn render(
         &report.aggregate.all,
         info.band_basis,
     );
-    sections::methods_section(&mut h, &report.audit);
+    sections::methods_section(&mut h);
     sections::cite_section(&mut h, info, stats);
     sections::provenance_section(&mut h, info);
     sections::footer(&mut h, info);
-    Ok(with_contents(with_populations(h, &report.aggregate)))
+    Ok(with_contents(with_populations(h, report)))
 }
 
 /// Whose games a section of the page counts.
@@ -167,13 +167,16 @@ pub enum Whose {
 
 /// The population of each section of the page, by its id; `None` for the
 /// parts that are about the page, not about games (and the rule study,
-/// whose estimates state their own editions and controls).
-pub fn whose(section: &str) -> Option<Whose> {
+/// whose estimates state their own editions and controls). The Players
+/// section counts the lead population where the summary keeps its players
+/// apart (`players_of_lead`: `analysis::players_of`), else every game.
+pub fn whose(section: &str, players_of_lead: bool) -> Option<Whose> {
     match section {
         "by-year" | "by-band" | "draw-types" | "length" | "table" | "outcomes" | "rating-gap"
         | "openings" | "standardised" | "expected" => Some(Whose::Lead),
-        "clocks" | "scoring" | "audit" | "explanations" | "players-all" => Some(Whose::Everyone),
-        "players" => Some(Whose::Lead),
+        "clocks" | "scoring" | "audit" | "explanations" => Some(Whose::Everyone),
+        "players" if players_of_lead => Some(Whose::Lead),
+        "players" => Some(Whose::Everyone),
         "time-classes" | "play" | "format-audit" | "coverage" => Some(Whose::Compared),
         _ => None,
     }
@@ -181,7 +184,8 @@ pub fn whose(section: &str) -> Option<Whose> {
 
 /// Writes under each section's heading whose games it counts, from one
 /// place ([`whose`]), so that no section can leave it unsaid.
-fn with_populations(page: String, aggregate: &crate::analysis::Aggregate) -> String {
+fn with_populations(page: String, report: &crate::analysis::Report) -> String {
+    let aggregate = &report.aggregate;
     // The filters every section shares are in the headline's statement.
     let lead = escape(&aggregate.population.label());
     let lead_games = aggregate.population.games;
@@ -218,7 +222,7 @@ fn with_populations(page: String, aggregate: &crate::analysis::Aggregate) -> Str
         };
         let id = &rest[start..start + end];
         let heading_end = rest[at..].find("</h2>").map(|i| at + i + 5);
-        match (whose(id), heading_end) {
+        match (whose(id, report.players_of_lead), heading_end) {
             (Some(who), Some(heading_end)) => {
                 out.push_str(&rest[..heading_end]);
                 out.push('\n');

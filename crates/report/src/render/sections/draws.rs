@@ -238,10 +238,11 @@ pub fn headline(h: &mut String, info: &PageInfo<'_>, report: &crate::analysis::R
     let stats = &aggregate.stats;
     let overall = stats.overall();
     let decisive = stats.games - stats.draws;
-    // The interval clustered by player is of every game used (players are
-    // counted over all formats): shown here only when that is the lead.
+    // The interval clustered by player is of the lead population when the
+    // summary keeps its players apart (else of every game used): shown
+    // here only then.
     let clustered = match report.players.by_player {
-        Some((lo, hi)) if aggregate.lead_is_all => {
+        Some((lo, hi)) if report.players_of_lead => {
             format!("<br>clustered by player {}", range_percent(lo, hi))
         }
         _ => String::new(),

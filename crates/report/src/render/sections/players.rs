@@ -6,23 +6,18 @@ use super::*;
 /// clustered by player beside the Wilson interval.
 pub fn players_section(h: &mut String, report: &crate::analysis::Report) {
     // Of the lead population where the summary keeps its players apart;
-    // else of every game used, under its own id so that the population
-    // line ([`crate::render::html::whose`]) says so.
-    let (id, stats) = if report.players_of_lead {
-        ("players", &report.aggregate.stats)
+    // else of every game used, and the population line under the heading
+    // ([`crate::render::html::whose`]) says so.
+    let stats = if report.players_of_lead {
+        &report.aggregate.stats
     } else {
-        ("players-all", &report.aggregate.all)
+        &report.aggregate.all
     };
-    players_section_of(h, id, &report.players, stats);
+    players_section_of(h, &report.players, stats);
 }
 
-fn players_section_of(
-    h: &mut String,
-    id: &str,
-    c: &crate::analysis::players::Concentration,
-    stats: &DrawStats,
-) {
-    let _ = writeln!(h, "<section id=\"{id}\">\n<h2>Players</h2>");
+fn players_section_of(h: &mut String, c: &crate::analysis::players::Concentration, stats: &DrawStats) {
+    h.push_str("<section id=\"players\">\n<h2>Players</h2>\n");
     if c.players == 0 {
         h.push_str(
             "<p class=\"caption\">No game names its players: nothing to show.</p>\n</section>\n",
@@ -187,7 +182,7 @@ mod tests {
             ..Concentration::default()
         };
         let mut h = String::new();
-        players_section_of(&mut h, "players", &c, &stats);
+        players_section_of(&mut h, &c, &stats);
         let table = h
             .find("<th class=\"l\">Most frequent players</th>")
             .unwrap();
