@@ -146,7 +146,7 @@ pub fn render(
         &report.aggregate.all,
         info.band_basis,
     );
-    sections::methods_section(&mut h);
+    sections::methods_section(&mut h, &report.audit);
     sections::cite_section(&mut h, info, stats);
     sections::provenance_section(&mut h, info);
     sections::footer(&mut h, info);
