@@ -369,3 +369,6 @@ fn judge(rows: DataFrame, standings: &scoring::ScoringCounts) -> Result<PairingC
     }
     Ok(judged.pairings)
 }
+
+#[cfg(test)]
+mod costs;

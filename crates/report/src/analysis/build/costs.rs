@@ -1,0 +1,189 @@
+//! What each of the summary's queries costs on one batch of a real table
+//! (issue 50): run by hand on a release build,
+//! `REMIS_COST_TABLE=games.parquet cargo test --release -p remis-report
+//! query_costs -- --ignored --nocapture`, and written into
+//! docs/performance.md's journal.
+
+use std::time::{Duration, Instant};
+
+use super::*;
+
+/// The median wall time of `runs` calls of `f`.
+fn median(runs: usize, mut f: impl FnMut() -> Result<()>) -> Result<Duration> {
+    let mut times = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let start = Instant::now();
+        f()?;
+        times.push(start.elapsed());
+    }
+    times.sort();
+    Ok(times[runs / 2])
+}
+
+#[test]
+#[ignore = "a measurement on a real table, by hand (REMIS_COST_TABLE)"]
+fn query_costs() -> Result<()> {
+    let Ok(path) = std::env::var("REMIS_COST_TABLE") else {
+        anyhow::bail!("REMIS_COST_TABLE names no table");
+    };
+    let runs = 5;
+    let settings = crate::analysis::Settings {
+        filters: table::Filters::default(),
+        patterns: crate::study::EventPatterns::default(),
+        catalogue: crate::study::events::EventCatalogue::built_in(),
+    };
+    let config = settings.config();
+    let filters = config.filters;
+    let rows = remis_table::writer::ROW_GROUP_ROWS;
+    let open = table::scan_one(std::path::Path::new(&path))?;
+    let batch = table::collect(open.lf.clone().slice(rows as i64, rows as u32))?
+        .select(READ.map(Column::name))?;
+    remis_core::say!("batch: {} rows of {path}", batch.height());
+
+    let whole = median(runs, || {
+        let mut builder = SummaryBuilder::new(&config);
+        builder.add(batch.clone().lazy())
+    })?;
+    let trivial = median(runs, || {
+        table::collect(batch.clone().lazy().select([len()]))?;
+        Ok(())
+    })?;
+    let prepare = median(runs, || {
+        table::collect(table::prepare(batch.clone().lazy(), filters)?)?;
+        Ok(())
+    })?;
+    let prepared = table::collect(table::prepare(batch.clone().lazy(), filters)?)?;
+    let used = || table::used(prepared.clone().lazy());
+    let names = table::collect(rule_study::names_query(used()))?;
+    let event_games = table::collect(scoring::event_games_query(used()))?;
+    let players = table::collect(players::query(used()))?;
+
+    type Query<'q> = Box<dyn Fn() -> Result<Vec<LazyFrame>> + 'q>;
+    let one = |q: LazyFrame| -> Result<Vec<LazyFrame>> { Ok(vec![q]) };
+    let queries: Vec<(&str, Query)> = vec![
+        (
+            "coverage",
+            Box::new(|| one(table::coverage_query(prepared.clone().lazy()))),
+        ),
+        (
+            "marks",
+            Box::new(|| one(table::marks_query(batch.clone().lazy()))),
+        ),
+        ("cube", Box::new(|| one(table::cube_query(used())))),
+        ("outcomes", Box::new(|| one(outcomes::counts_query(used())))),
+        (
+            "rating gap",
+            Box::new(|| one(games::rating_gap_query(used(), &filters.bands))),
+        ),
+        (
+            "openings (ECO)",
+            Box::new(|| one(games::opening_query(used(), Column::Eco))),
+        ),
+        (
+            "openings (name)",
+            Box::new(|| one(games::opening_query(used(), Column::Opening))),
+        ),
+        (
+            "time classes",
+            Box::new(|| one(games::time_classes_query(used()))),
+        ),
+        ("clocks", Box::new(|| one(games::clocks_query(used())))),
+        ("play", Box::new(|| one(games::play_query(used())))),
+        (
+            "format audit",
+            Box::new(|| one(format_audit::query(used()))),
+        ),
+        (
+            "draw types by class",
+            Box::new(|| one(games::draw_types_by_class_query(used()))),
+        ),
+        ("lengths", Box::new(|| one(games::lengths_query(used())))),
+        (
+            "audit counts",
+            Box::new(|| one(audit::counts_query(used()))),
+        ),
+        (
+            "audit examples",
+            Box::new(|| Ok(audit::example_queries(used()))),
+        ),
+        (
+            "event games",
+            Box::new(|| one(scoring::event_games_query(used()))),
+        ),
+        (
+            "pairing rows",
+            Box::new(|| one(scoring::pairing_rows_query(used()))),
+        ),
+        (
+            "plus-remise",
+            Box::new(|| one(scoring::plus_remise_query(used()))),
+        ),
+        (
+            "event names",
+            Box::new(|| one(rule_study::names_query(used()))),
+        ),
+        ("players", Box::new(|| one(players::query(used())))),
+        ("collection", Box::new(|| one(collection::query(used())))),
+        (
+            "evidence",
+            Box::new(|| one(collection::evidence_query(used()))),
+        ),
+        (
+            "expected-draw cells",
+            Box::new(|| one(expected::cells::cells_query(used()))),
+        ),
+        (
+            "standings",
+            Box::new(|| one(scoring::standings_query(used(), &event_games))),
+        ),
+        (
+            "expected-draw series",
+            Box::new(|| {
+                Ok(
+                    expected::cells::series_query(used(), &names, config.catalogue)?
+                        .into_iter()
+                        .collect(),
+                )
+            }),
+        ),
+        (
+            "rule study",
+            Box::new(|| {
+                Ok(
+                    rule_study::queries(used(), &names, config.catalogue, filters.short_draws)?
+                        .map(Vec::from)
+                        .unwrap_or_default(),
+                )
+            }),
+        ),
+    ];
+    let mut table_rows = vec![
+        ("the whole batch, as `add` runs it".to_string(), whole),
+        ("a trivial query (`select len`)".to_string(), trivial),
+        ("prepare (collected)".to_string(), prepare),
+    ];
+    let mut sum = Duration::ZERO;
+    for (name, query) in &queries {
+        let took = median(runs, || {
+            let mut batch = table::Batch::default();
+            for q in query()? {
+                batch.add(q);
+            }
+            batch.run()?;
+            Ok(())
+        })?;
+        sum += took;
+        table_rows.push((format!("{name} (on the prepared rows)"), took));
+    }
+    let players_from = median(runs, || {
+        players::counts_from(&players)?;
+        players::counts_from(&players::classical(&players)?)?;
+        Ok(())
+    })?;
+    table_rows.push(("players: counts_from, in Rust".to_string(), players_from));
+    table_rows.push(("sum of the queries".to_string(), sum));
+    for (name, took) in table_rows {
+        remis_core::say!("| {name} | {:.1} |", took.as_secs_f64() * 1e3);
+    }
+    Ok(())
+}
