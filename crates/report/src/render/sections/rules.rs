@@ -529,11 +529,11 @@ pub fn rule_study_primary(h: &mut String, study: &crate::analysis::rule_study::R
                 " (secondary)"
             },
             effect_cell(Some(&r.effect)),
-            crate::render::text::p_value(r.p_value),
+            escape(&crate::render::text::p_value(r.p_value)),
             if primary {
                 "–".into()
             } else {
-                crate::render::text::p_value(r.holm_p_value)
+                escape(&crate::render::text::p_value(r.holm_p_value))
             },
             m.identifying.get(&r.regime).copied().unwrap_or(0),
         );
@@ -751,6 +751,37 @@ mod tests {
     use crate::analysis::rule_study::{GroupStats, RuleStudy};
     use crate::study::events::Regime;
     use remis_table::schema::DrawType;
+
+    #[test]
+    fn the_primary_estimate_is_a_table_with_its_p_values_escaped() {
+        use crate::analysis::rule_study::{Effect, Measure, model};
+        let row = |measure, p| model::ModelRow {
+            regime: Regime::Sofia,
+            measure,
+            effect: Effect {
+                estimate: -0.058,
+                interval: Some((-0.099, -0.008)),
+                withheld: None,
+                smallest_group: 24,
+            },
+            p_value: Some(p),
+            holm_p_value: (measure != Measure::Draws).then_some(p),
+        };
+        let study = RuleStudy {
+            model: Some(model::ModelEstimates {
+                rows: vec![row(Measure::Draws, 0.03), row(Measure::Agreed, 0.0)],
+                ..Default::default()
+            }),
+            ..RuleStudy::default()
+        };
+        let mut h = String::new();
+        rule_study_primary(&mut h, &study);
+        assert!(h.contains("id=\"rule-model\""), "{h}");
+        assert!(h.contains("(primary)") && h.contains("(secondary)"), "{h}");
+        // No replicate beyond the statistic: "< 0.005", escaped.
+        assert!(h.contains("&lt; 0.005"), "{h}");
+        assert!(h.contains("-5.8"), "{h}");
+    }
 
     fn draws(agreed: u64, repeated: u64) -> GroupStats {
         let mut g = GroupStats::default();
