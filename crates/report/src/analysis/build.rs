@@ -191,8 +191,17 @@ impl<'a> SummaryBuilder<'a> {
     /// columns, in table order).
     pub fn add(&mut self, rows: LazyFrame) -> Result<()> {
         let filters = self.config.filters;
-        let prepared = table::prepare(rows.clone(), filters)?;
-        let used = table::used(prepared.clone());
+        // The prepared rows computed once: a plan of the batches below
+        // that starts from `table::prepare` computes it again (the
+        // streaming engine shares no work between the plans of one
+        // `collect_all`), which cost more than all the queries together
+        // (docs/performance.md, issue 50).
+        // Only the columns read: a slice of a table read back holds all of
+        // them (the movetext too).
+        let rows = rows.select(READ.map(|c| c.col()));
+        let prepared = table::collect(table::prepare(rows.clone(), filters)?)?;
+        let used = table::collect(table::used(prepared.clone().lazy()))?.lazy();
+        let prepared = prepared.lazy();
 
         let mut first = Batch::default();
         let coverage = first.add(table::coverage_query(prepared));
@@ -295,9 +304,9 @@ impl<'a> SummaryBuilder<'a> {
         let batch_players = first.get(players);
         let mut players_so_far = std::mem::take(&mut self.counts.players);
         let mut classical_so_far = std::mem::take(&mut self.counts.classical_players);
-        players_so_far.absorb_unfolded(players::counts_from(batch_players)?);
-        classical_so_far
-            .absorb_unfolded(players::counts_from(&players::classical(batch_players)?)?);
+        let (batch_all, batch_classical) = players::counts_and_classical(batch_players)?;
+        players_so_far.absorb_unfolded(batch_all);
+        classical_so_far.absorb_unfolded(batch_classical);
         for counts in [&mut players_so_far, &mut classical_so_far] {
             if counts.by_name.len() > PLAYERS_UNFOLDED {
                 counts.fold_past_cap();

@@ -204,17 +204,48 @@ pub fn query(used: LazyFrame) -> LazyFrame {
 /// The rows of [`query`]'s result that count over-the-board classical
 /// games (the players of `Summary::classical_players`).
 pub fn classical(df: &DataFrame) -> Result<DataFrame> {
+    let mask: BooleanChunked = classical_mask(df)?.into_iter().map(Some).collect();
+    Ok(df.filter(&mask)?)
+}
+
+/// Whether each row of [`query`]'s result counts over-the-board classical
+/// games.
+fn classical_mask(df: &DataFrame) -> Result<Vec<bool>> {
     let play = df.column(PLAY)?.str()?;
     let speed = df.column(EFFECTIVE_TIME_CLASS)?.str()?;
     let classical = TimeClass::Classical.as_str();
     let over_the_board = Play::OverTheBoard.as_str();
-    let mask: BooleanChunked = (0..df.height())
-        .map(|i| Some(play.get(i) == Some(over_the_board) && speed.get(i) == Some(classical)))
-        .collect();
-    Ok(df.filter(&mask)?)
+    Ok(play
+        .iter()
+        .zip(speed.iter())
+        .map(|(play, speed)| play == Some(over_the_board) && speed == Some(classical))
+        .collect())
 }
 
 pub fn counts_from(df: &DataFrame) -> Result<PlayerCounts> {
+    let mut out = PlayerCounts::default();
+    add_rows(df, &mut out, None)?;
+    Ok(out)
+}
+
+/// The counts of a frame of [`query`], and those of its over-the-board
+/// classical rows: `counts_from(df)` and `counts_from(&classical(df)?)`
+/// in one pass, each name's key made once.
+pub fn counts_and_classical(df: &DataFrame) -> Result<(PlayerCounts, PlayerCounts)> {
+    let mask = classical_mask(df)?;
+    let mut all = PlayerCounts::default();
+    let mut classical = PlayerCounts::default();
+    add_rows(df, &mut all, Some((&mask, &mut classical)))?;
+    Ok((all, classical))
+}
+
+/// Adds the rows of a frame of [`query`] to `out`, and those the mask
+/// holds to the second counts.
+fn add_rows(
+    df: &DataFrame,
+    out: &mut PlayerCounts,
+    mut also: Option<(&[bool], &mut PlayerCounts)>,
+) -> Result<()> {
     let players = df.column("player")?.str()?;
     let fide_ids = df.column("fide_id")?.str()?;
     let games = df.column("games")?.u64()?;
@@ -223,49 +254,73 @@ pub fn counts_from(df: &DataFrame) -> Result<PlayerCounts> {
     let year = df.column("year").ok().map(|c| c.i16()).transpose()?;
     let rated = df.column("rated").ok().map(|c| c.u64()).transpose()?;
     let rating_sum = df.column("rating_sum").ok().map(|c| c.u64()).transpose()?;
-    let mut out = PlayerCounts::default();
+    // A name comes back on many rows (a row a year and format): its key,
+    // given name and group are made once.
+    type Keys = Option<(String, Option<String>, usize)>;
+    let mut keys: std::collections::HashMap<&str, Keys> = std::collections::HashMap::new();
     for i in 0..df.height() {
         let counts = Proportion::new(draws.get(i).unwrap_or(0), games.get(i).unwrap_or(0));
         let name = players.get(i);
-        match name.and_then(player_key) {
-            Some(name_key) => {
-                if out.buckets.is_empty() {
-                    out.buckets = vec![Proportion::new(0, 0); BUCKETS];
-                }
-                // By the name's key, so that a player's games with and
-                // without an ID fall in one group.
-                out.buckets[bucket(&name_key)].absorb(counts);
-                let name = name.unwrap_or_default();
-                let key = identity(
-                    name_key,
-                    fide_ids.get(i).and_then(fide_id),
-                    given_name(name),
-                );
-                let years = year
-                    .and_then(|y| y.get(i))
-                    .map(|year| YearGames {
-                        year,
-                        games: counts.n,
-                        rated: rated.and_then(|r| r.get(i)).unwrap_or(0),
-                        rating_sum: rating_sum.and_then(|r| r.get(i)).unwrap_or(0),
-                    })
-                    .into_iter()
-                    .collect();
-                let spelling = Spelling {
-                    name: name.trim().to_string(),
-                    games: counts,
-                    years,
-                };
-                add_spelling(out.spellings.entry(key.clone()).or_default(), &spelling);
-                out.by_name
-                    .entry(key)
-                    .or_insert(Proportion::new(0, 0))
-                    .absorb(counts);
+        let also = match also.as_mut() {
+            Some((mask, counts)) if mask[i] => Some(&mut **counts),
+            _ => None,
+        };
+        let keys = match name {
+            Some(name) => keys.entry(name).or_insert_with(|| {
+                player_key(name).map(|key| {
+                    let group = bucket(&key);
+                    (key, given_name(name), group)
+                })
+            }),
+            None => &None,
+        };
+        let Some((name_key, given, group)) = keys else {
+            out.unnamed_sides += counts.n;
+            if let Some(also) = also {
+                also.unnamed_sides += counts.n;
             }
-            None => out.unnamed_sides += counts.n,
+            continue;
+        };
+        let name = name.unwrap_or_default();
+        let key = identity(
+            name_key.clone(),
+            fide_ids.get(i).and_then(fide_id),
+            given.clone(),
+        );
+        let years: Vec<YearGames> = year
+            .and_then(|y| y.get(i))
+            .map(|year| YearGames {
+                year,
+                games: counts.n,
+                rated: rated.and_then(|r| r.get(i)).unwrap_or(0),
+                rating_sum: rating_sum.and_then(|r| r.get(i)).unwrap_or(0),
+            })
+            .into_iter()
+            .collect();
+        let spelling = Spelling {
+            name: name.trim().to_string(),
+            games: counts,
+            years,
+        };
+        for counts_of in std::iter::once(&mut *out).chain(also) {
+            if counts_of.buckets.is_empty() {
+                counts_of.buckets = vec![Proportion::new(0, 0); BUCKETS];
+            }
+            // By the name's key, so that a player's games with and
+            // without an ID fall in one group.
+            counts_of.buckets[*group].absorb(counts);
+            add_spelling(
+                counts_of.spellings.entry(key.clone()).or_default(),
+                &spelling,
+            );
+            counts_of
+                .by_name
+                .entry(key.clone())
+                .or_insert(Proportion::new(0, 0))
+                .absorb(counts);
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// One row of the concentration table.
@@ -459,6 +514,82 @@ mod tests {
         let df =
             df!("player" => names, "fide_id" => ids, "games" => games, "draws" => draws).unwrap();
         counts_from(&df).unwrap()
+    }
+
+    #[test]
+    fn one_pass_counts_all_games_and_the_classical_ones_as_two_passes_do() {
+        // A name on several rows (years, formats), with and without an ID,
+        // unnamed sides, and a consultation game.
+        let player = [
+            Some("Larsen, Bent"),
+            Some("Larsen, Bent"),
+            Some("Larsen,B"),
+            Some("Larsen, Bent"),
+            None,
+            Some("?"),
+            Some("Tal:Koblents"),
+            Some("Adams, Michael"),
+        ];
+        let fide_id = [
+            None,
+            Some("1200000"),
+            None,
+            None,
+            None,
+            None,
+            None,
+            Some("x"),
+        ];
+        let year = [
+            Some(1970i16),
+            Some(1971),
+            None,
+            Some(1970),
+            Some(1980),
+            None,
+            Some(1960),
+            Some(2001),
+        ];
+        let play = [
+            "over the board",
+            "over the board",
+            "online",
+            "over the board",
+            "over the board",
+            "online",
+            "over the board",
+            "unknown",
+        ];
+        let speed = [
+            "classical",
+            "classical",
+            "blitz",
+            "rapid",
+            "classical",
+            "classical",
+            "classical",
+            "classical",
+        ];
+        let games = [3u64, 1, 2, 5, 4, 1, 2, 7];
+        let draws = [1u64, 0, 2, 1, 0, 1, 1, 3];
+        let rated = [3u64, 1, 0, 2, 0, 0, 0, 7];
+        let rating_sum = [7200u64, 2500, 0, 4900, 0, 0, 0, 18000];
+        let df = df!(
+            "player" => player, "fide_id" => fide_id, "year" => year,
+            PLAY => play, EFFECTIVE_TIME_CLASS => speed, "games" => games,
+            "draws" => draws, "rated" => rated, "rating_sum" => rating_sum
+        )
+        .unwrap();
+        let (all, classical_only) = counts_and_classical(&df).unwrap();
+        assert_eq!(all, counts_from(&df).unwrap());
+        assert_eq!(
+            classical_only,
+            counts_from(&classical(&df).unwrap()).unwrap()
+        );
+        assert_ne!(all, classical_only);
+        // Sides without a name: 4 + 1 games, of which 4 over the board.
+        assert_eq!(all.unnamed_sides, 5);
+        assert_eq!(classical_only.unnamed_sides, 4);
     }
 
     #[test]
