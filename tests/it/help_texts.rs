@@ -1,5 +1,6 @@
 //! Every help text matches the behaviour (issue 20): the value lists that
-//! `--help` shows are the values the program takes and the README lists,
+//! `--help` shows are the values the program takes and the user's docs
+//! list (the README and docs/usage.md, which holds every command's flags),
 //! and the input kinds `classify --help` names are those a folder's walk
 //! reads.
 
@@ -14,8 +15,12 @@ fn help(command: &str) -> String {
     String::from_utf8(output.stdout).unwrap()
 }
 
+/// The README and docs/usage.md, where a user reads the commands.
 fn readme() -> String {
-    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
+    let root = env!("CARGO_MANIFEST_DIR");
+    ["README.md", "docs/usage.md"]
+        .map(|doc| std::fs::read_to_string(format!("{root}/{doc}")).unwrap())
+        .join("\n")
 }
 
 /// The values `--help` lists for an option, from "[possible values: …]"
