@@ -91,7 +91,7 @@ sofia-demo: build
 
 # Classify every collection in ../shared/data (absent on a user's machine).
 validate: release setup
-	$(CARGO) build --release --example dead_consistency --example chasolver_check
+	$(CARGO) build --release -p remis-core --example dead_consistency --example chasolver_check
 	REMIS=$(REMIS_RELEASE) DEAD_CONSISTENCY=$(BUILD_DIR)/release/examples/dead_consistency \
 		CHASOLVER_CHECK=$(BUILD_DIR)/release/examples/chasolver_check \
 		VENV=$(VENV) scripts/validate.sh $(SHARED)

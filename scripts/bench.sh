@@ -12,7 +12,8 @@ if [ ! -x /usr/games/pgn-extract ] && ! command -v pgn-extract >/dev/null; then
     exit 1
   fi
 fi
-cargo build --release --bin remis --example bare_replay
+cargo build --release --bin remis
+cargo build --release -p remis-core --example bare_replay
 "${VENV:-.venv}/bin/python" scripts/bench.py "$@"
 # Where each game's time goes, stage by stage (needs Linux perf and a build
 # with line tables).

@@ -3,7 +3,7 @@
 
 Each position (crates/core/tests/fixtures/chasolver, `XY <FEN>` lines) becomes
 a game set up from its FEN (SetUp/FEN tags) with no moves, lost on time by
-the side to move: what `examples/chasolver_check.rs` asks of it, as a file
+the side to move: what `crates/core/examples/chasolver_check.rs` asks of it, as a file
 that `remis classify` and `remis explain` read (docs/performance.md times
 `remis explain --game N` on it). Usage: scripts/chasolver_pgn.py > FILE.pgn
 """

@@ -8,7 +8,7 @@ Runs `remis classify FILE --threads 1 --no-summary` under `perf record`
 --profile profiling`), sorts every sample's function into a stage by its
 name, and prints, per stage, the share of samples and the nanoseconds per
 game that share is of the run's CPU time. The bare loop
-(`examples/bare_replay.rs`: pgn-reader and shakmaty, nothing else) is timed
+(`crates/core/examples/bare_replay.rs`: pgn-reader and shakmaty, nothing else) is timed
 on the same file. Needs Linux perf (Debian's linux-perf); says so when it is
 missing."""
 import argparse
