@@ -324,20 +324,25 @@ assert checked or not os.environ.get("REMIS_EVENTS"), "no regime to reproduce"''
     new_code_cell('''# The primary estimate, reproduced: remis's linear probability model of a draw
 # on an indicator per regime with fixed effects for the series, the year, the
 # mean rating's hundred and the gap's bin (games without two plausible ratings
-# at the first level of both), fitted here game by game with statsmodels' OLS
+# at the first level of both) and a term for an edition's last round, fitted here game by game with statsmodels' OLS
 # (the same coefficients as remis's weighted fit to groups of games).
 import pandas as pd
 import statsmodels.formula.api as smf
 primary = study.get("primary")
 if primary and study_games.height:
     regimes = sorted(set(study_games["regime"]) - {"none"})
+    # An edition's last round: the highest round number (the Round tag's
+    # part before any dot) of its games.
+    number = pl.col("round").str.split(".").list.first().str.strip_chars().cast(pl.Int64, strict=False)
+    last = (number == number.max().over("series", "year", "regime")).fill_null(False)
     frame = study_games.select(
-        "draw", "series", pl.col("year").cast(pl.Int64),
+        "draw", "series", pl.col("year").cast(pl.Int64), last.cast(pl.Int64).alias("last_round"),
         pl.when(pl.col("mean_rating").is_not_null()).then(pl.col("mean_rating") // 100).otherwise(-1).alias("mean_level"),
         pl.when(pl.col("cell") >= 0).then(pl.col("cell") % 5).otherwise(0).alias("gap_level"),
         *[(pl.col("regime") == r).cast(pl.Int64).alias(r) for r in regimes])
     data = pd.DataFrame({c: frame[c].to_list() for c in frame.columns})
-    formula = "draw ~ 0 + " + " + ".join(regimes) + " + C(series) + C(year) + C(mean_level) + C(gap_level)"
+    formula = ("draw ~ 0 + " + " + ".join(regimes) + " + C(series) + C(year) + C(mean_level) + C(gap_level)"
+               + (" + last_round" if frame["last_round"].sum() else ""))
     ols = smf.ols(formula, data=data).fit()
     reproduced = 0
     for row in primary["effects"]:

@@ -174,7 +174,7 @@ impl Config<'_> {
 }
 
 /// Bumped whenever the counts a summary holds change meaning.
-pub const FORMAT_VERSION: u32 = 14;
+pub const FORMAT_VERSION: u32 = 15;
 const FORMAT_NAME: &str = "remis-summary";
 
 /// The table a summary was made from, by its content: its size, its row

@@ -133,6 +133,7 @@ pub fn rule_study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
             "multiple_comparisons": "Holm over the three secondary measures within each regime; the primary outcome unadjusted",
             "editions": m.editions, "groups": m.groups, "parameters": m.parameters,
             "series": m.series, "years": m.years, "replicates": rule_study::model::MODEL_REPLICATES,
+            "last_round_draw_rate_coefficient": m.last_round,
             "identifying_editions": m.identifying.iter().map(|(r, n)| (r.as_str().to_string(), serde_json::json!(n))).collect::<serde_json::Map<_, _>>(),
             "not_identified": m.not_identified.iter().map(|r| r.as_str()).collect::<Vec<_>>(),
             "effects": m.rows.iter().map(|r| serde_json::json!({
@@ -244,6 +245,13 @@ pub fn write_rule_study(
             "  fitted to {} editions of {} series in {} years ({} groups of games, {} parameters)",
             model.editions, model.series, model.years, model.groups, model.parameters
         )?;
+        if let Some(l) = model.last_round {
+            writeln!(
+                out,
+                "  last round against the other rounds, draw rate: {} points (a point estimate)",
+                points(Some(l))
+            )?;
+        }
         for r in &model.rows {
             let p = text::p_value;
             writeln!(

@@ -152,22 +152,25 @@ pub fn queries(
     );
     let keys = || vec![Column::Event.col(), Column::Site.col(), Column::Year.col()];
     let mut group_keys = keys();
-    group_keys.push(cell);
+    group_keys.push(cell.clone());
     // Who met whom: games and the measures' counts by pairing, for the
     // players seen, the intervals clustered by player and the
     // within-pair estimate.
     let mut pairing_keys = keys();
     pairing_keys.extend([Column::White.col(), Column::Black.col()]);
     let pairing_counts = measure_counts();
+    // By round and rating cell, with the measures' counts: the games of an
+    // edition's last round, for the model (the last round draws its own way).
     let mut round_keys = keys();
     round_keys.push(Column::Round.col());
+    round_keys.push(cell.clone());
     // Where and how fast each edition was played, for matching controls
     // of the same format.
     let mut format_keys = keys();
     format_keys.extend([Column::Play.col(), Column::Speed.col()]);
     Ok(Some([
         used.clone().group_by(group_keys).agg(aggs),
-        used.clone().group_by(round_keys).agg([len().alias("n")]),
+        used.clone().group_by(round_keys).agg(measure_counts()),
         used.clone().group_by(pairing_keys).agg(pairing_counts),
         used.group_by(format_keys)
             .agg([len().cast(DataType::UInt64).alias("n")]),
@@ -228,13 +231,33 @@ pub fn counts_from(frames: [&DataFrame; 4]) -> Result<RuleStudyCounts> {
             .absorb(stats);
     }
     let round = rounds.column(Column::Round.name())?.str()?;
+    let round_cells = rounds.column(CELL)?.i32()?;
+    let of_rounds = |name: &str| -> Result<Vec<u64>> {
+        Ok(rounds
+            .column(name)?
+            .u64()?
+            .iter()
+            .map(|v| v.unwrap_or(0))
+            .collect())
+    };
+    let round_counts = [
+        of_rounds("games")?,
+        of_rounds("draws")?,
+        of_rounds("agreed")?,
+        of_rounds("short0")?,
+        of_rounds("short1")?,
+    ];
     for i in 0..rounds.height() {
         let number = round
             .get(i)
             .and_then(|r| r.split('.').next())
             .and_then(|r| r.trim().parse::<u32>().ok());
         if let (Some(k), Some(n)) = (event_key(rounds, i)?, number) {
-            out.rounds.entry(k).or_default().insert(n);
+            out.rounds.entry(k.clone()).or_default().insert(n);
+            out.by_round
+                .entry((k, n, RatingCell::from_code(round_cells.get(i))))
+                .or_default()
+                .absorb(round_counts.each_ref().map(|c| c[i]));
         }
     }
     let white = pairings.column(Column::White.name())?.str()?;

@@ -263,6 +263,9 @@ pub struct Edition {
     /// year pools them (the legs of a Grand Prix, an Olympiad's open and
     /// women's sections), each with its own size if complete.
     pub tournaments: Vec<Tournament>,
+    /// The games of its last round by rating cell, with the measures'
+    /// counts (in [`PairingStats`] order): the model's last-round term.
+    pub last_round_cells: BTreeMap<RatingCell, PairingStats>,
 }
 
 /// One tournament of an edition: the event names its games are recorded
@@ -464,6 +467,10 @@ pub struct RuleStudyCounts {
     /// is board 1 of round 3).
     #[serde(with = "pairs")]
     pub rounds: BTreeMap<EventKey, BTreeSet<u32>>,
+    /// Games and the measures' counts by round number and rating cell: an
+    /// edition's last round, for the model.
+    #[serde(with = "pairs", default)]
+    pub by_round: BTreeMap<(EventKey, u32, RatingCell), PairingStats>,
     /// Games by pairing (White's and Black's names as written): the
     /// players seen, each player's games and draws (for intervals
     /// clustered by player), and who met whom under which rules.
@@ -479,6 +486,7 @@ impl Merge for RuleStudyCounts {
     fn absorb(&mut self, other: RuleStudyCounts) {
         self.groups.absorb(other.groups);
         self.rounds.absorb(other.rounds);
+        self.by_round.absorb(other.by_round);
         self.pairings.absorb(other.pairings);
         self.formats.absorb(other.formats);
     }
@@ -524,6 +532,7 @@ pub fn rule_study(
             event_type: EventType::RoundRobin,
             kind_stated: false,
             tournaments: Vec::new(),
+            last_round_cells: BTreeMap::new(),
         });
         edition.inferred |= !rules.confirmed;
         if let Some(kind) = rules.kind {
@@ -585,6 +594,26 @@ pub fn rule_study(
     for (key, keys) in spellings {
         if let Some(edition) = editions.get_mut(key) {
             edition.tournaments = tournaments(&keys, &spelling_games, &counts.rounds, &seen);
+        }
+    }
+    // The last round's games by cell, once each edition's last round is
+    // known (the highest round of any of its spellings).
+    let mut last_round: BTreeMap<&(String, i16, Regime), u32> = BTreeMap::new();
+    for (key, seen) in &rounds {
+        last_round.insert(key, seen.last().copied().unwrap_or(0));
+    }
+    for ((event_key, round, cell), stats) in &counts.by_round {
+        let Some(key) = edition_of.get(event_key) else {
+            continue;
+        };
+        if last_round.get(key) == Some(round)
+            && let Some(edition) = editions.get_mut(key)
+        {
+            edition
+                .last_round_cells
+                .entry(*cell)
+                .or_default()
+                .absorb(*stats);
         }
     }
     let mut formats: BTreeMap<&(String, i16, Regime), BTreeMap<&str, u64>> = BTreeMap::new();

@@ -4,7 +4,8 @@
 //! event and what is constant about a series: its field's habits, its
 //! organisers), the year (the trend every event shares) and both
 //! players' ratings (the mean rating's hundred and the gap's bin, each
-//! additive), fitted by weighted least squares to the games grouped by
+//! additive), and a term for the games of an edition's last round (where
+//! draws are agreed to settle places), fitted by weighted least squares to the games grouped by
 //! edition and rating cell (the same fit as to the games one by one, since
 //! every regressor is constant within a group).
 //!
@@ -19,8 +20,7 @@
 //!
 //! The draw rate is the primary outcome; the agreed and short draws are
 //! secondary, their p-values adjusted by Holm's method within each regime
-//! (three tests). Round and last round are not in the model: the counts
-//! the study keeps do not hold them.
+//! (three tests).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -60,12 +60,15 @@ pub struct ModelEstimates {
     pub parameters: usize,
     pub series: usize,
     pub years: usize,
+    /// The last round's coefficient on the draw rate (a point estimate:
+    /// the last round's draws against the edition's other rounds).
+    pub last_round: Option<f64>,
 }
 
 /// The model's specification in words, for the page and the terminal.
 pub const SPECIFICATION: &str = "linear probability model, weighted least squares on games grouped by \
 edition and rating cell: the measure on an indicator per rule regime, with fixed effects for the event series, \
-the year, the mean rating's hundred and the rating gap's bin; 95% intervals by the restricted wild cluster \
+the year, the mean rating's hundred and the rating gap's bin, and a term for an edition's last round; 95% intervals by the restricted wild cluster \
 bootstrap by edition (399 replicates, Webb weights, the test inverted). Primary outcome: the draw rate; the \
 agreed and short draws are secondary, with Holm-adjusted p-values over the three within each regime.";
 
@@ -193,7 +196,10 @@ pub fn fit(editions: &[Edition], rng: &mut Rng) -> Option<ModelEstimates> {
     let y0 = s0 + series.len();
     let m0 = y0 + years.len().saturating_sub(1);
     let g0 = m0 + means.len().saturating_sub(1);
-    let p = g0 + gaps.len().saturating_sub(1);
+    // The last round's term, when some edition's last round is known.
+    let last = g0 + gaps.len().saturating_sub(1);
+    let with_last = editions.iter().any(|e| !e.last_round_cells.is_empty());
+    let p = last + usize::from(with_last);
     let mut units = Vec::new();
     for (cluster, e) in editions.iter().enumerate() {
         for (cell, g) in &e.by_cell {
@@ -222,12 +228,34 @@ pub fn fit(editions: &[Edition], rng: &mut Rng) -> Option<ModelEstimates> {
                 x[g0 + i - 1] = 1.0;
             }
             let hits = Measure::all().map(|m| g.share(m).successes as f64);
-            units.push(Unit {
-                cluster,
-                games: g.games as f64,
-                hits,
-                x,
-            });
+            // The games of the last round apart, with the last-round term.
+            let lr = e.last_round_cells.get(cell).copied().unwrap_or_default();
+            let lr_hits = Measure::all().map(|m| lr[m.pairing_index()] as f64);
+            if with_last && lr[0] > 0 && lr[0] <= g.games {
+                let mut x_last = x.clone();
+                x_last[last] = 1.0;
+                units.push(Unit {
+                    cluster,
+                    games: lr[0] as f64,
+                    hits: lr_hits,
+                    x: x_last,
+                });
+                if lr[0] < g.games {
+                    units.push(Unit {
+                        cluster,
+                        games: (g.games - lr[0]) as f64,
+                        hits: std::array::from_fn(|i| hits[i] - lr_hits[i]),
+                        x,
+                    });
+                }
+            } else {
+                units.push(Unit {
+                    cluster,
+                    games: g.games as f64,
+                    hits,
+                    x,
+                });
+            }
         }
     }
     let mut xtx = vec![vec![0.0; p]; p];
@@ -269,6 +297,12 @@ pub fn fit(editions: &[Edition], rng: &mut Rng) -> Option<ModelEstimates> {
         identifying: identifying.clone(),
         ..ModelEstimates::default()
     };
+    if with_last {
+        let xty: Vec<f64> = (0..p)
+            .map(|i| units.iter().map(|u| u.x[i] * u.hits[0]).sum())
+            .collect();
+        out.last_round = Some(dot(&h[last], &xty));
+    }
     for (k, regime) in regimes.iter().enumerate() {
         // The partialled-out regressor's precision: near zero, the
         // coefficient is not identified.
@@ -450,6 +484,7 @@ mod tests {
                     event_type: crate::study::events::EventType::RoundRobin,
                     kind_stated: false,
                     tournaments: Vec::new(),
+                    last_round_cells: Default::default(),
                 });
             }
         }

@@ -37,6 +37,7 @@ fn edition(series: &str, year: i16, regime: Regime, bands: &[(u16, u64, u64)]) -
         event_type: crate::study::events::EventType::RoundRobin,
         kind_stated: false,
         tournaments: Vec::new(),
+        last_round_cells: Default::default(),
     }
 }
 

@@ -550,8 +550,7 @@ pub fn rule_study_primary(h: &mut String, study: &crate::analysis::rule_study::R
         "</table></div>\n<p class=\"caption\">The study's primary estimate, in percentage points: a {} Fitted to {} \
          editions of {} series in {} years ({} groups of games, {} parameters). With series fixed effects a regime's effect \
          is identified by the series that played both with and without it (their rule editions are counted); series \
-         always under one regime anchor only the year and rating effects. Round and last round are not in the model (the \
-         counts the study keeps do not hold them), and series whose pre-trend placebo fails are in it. Intervals and \
+         always under one regime anchor only the year and rating effects. Series whose pre-trend placebo fails are in it. Intervals and \
          p-values are withheld below the coverage simulation's minimum, as for the checks below: the stratified \
          estimates (raw, adjusted, within pairs) and the series' differences in differences.</p>",
         escape(model::SPECIFICATION),
@@ -845,6 +844,7 @@ mod tests {
             event_type: crate::study::events::EventType::RoundRobin,
             kind_stated: false,
             tournaments: Vec::new(),
+            last_round_cells: Default::default(),
         };
         assert_eq!(pooled.expected_games(), 91);
         let study = RuleStudy {
