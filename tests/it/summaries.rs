@@ -7,7 +7,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use polars::prelude::SerReader;
+use polars::prelude::{IntoLazy, SerReader};
 use remis_report::analysis::{self, Merge, Settings, Summary, summary};
 
 use crate::common;
@@ -650,4 +650,186 @@ fn standings_past_their_bound_leave_out_the_largest_events_and_say_so() {
     let mut small = standings_of(&[("Match", 2)]);
     small.absorb(standings_of(&[("Open", 2)]));
     assert!(small.left_out.is_empty());
+}
+
+/// The filters the prepared rows are compared under: the default, and
+/// each filter `prepare` reads set at least once.
+fn filter_sets() -> Vec<analysis::Filters> {
+    use analysis::table::Play;
+    use remis_report::study::{BandScheme, EloBasis};
+    let default = analysis::Filters::default;
+    vec![
+        default(),
+        analysis::Filters {
+            min_elo: Some(1900),
+            basis: EloBasis::Average,
+            dedup: true,
+            no_bots: true,
+            bands: BandScheme::width(50),
+            ..default()
+        },
+        analysis::Filters {
+            basis: EloBasis::Min,
+            min_elo: Some(2400),
+            time_class: Some("blitz".into()),
+            play: Some(Play::Online),
+            years: Some((2000, 2015)),
+            ..default()
+        },
+        analysis::Filters {
+            basis: EloBasis::Both,
+            max_gap: 50,
+            event: Some(regex::Regex::new("(?i)rated|open|ch").unwrap()),
+            exclude_event: Some(regex::Regex::new("(?i)blitz").unwrap()),
+            variant: Some("chess960".into()),
+            play: Some(Play::OverTheBoard),
+            ..default()
+        },
+        analysis::Filters {
+            exclude_event: Some(regex::Regex::new("(?i)arena").unwrap()),
+            time_class: Some("classical".into()),
+            ..default()
+        },
+    ]
+}
+
+#[test]
+fn the_rows_prepared_in_rust_equal_polars_prepare_row_by_row() {
+    // The summary derives each row's band, basis rating, reason, result
+    // kind, format and event selection in Rust (`table::prepare_frame`);
+    // `table::prepare` is the lazy query every other reader runs. Every
+    // column of the two, in row order, on every fixture and on freshly
+    // generated games, under every filter.
+    let dir = scratch("prepared");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let generated = dir.join("generated.pgn");
+    let games = succeeded(
+        remis()
+            .args(["generate", "--games", "2000", "--seed", "50"])
+            .output()
+            .unwrap(),
+    )
+    .stdout;
+    std::fs::write(&generated, games).unwrap();
+    let inputs = [
+        root.join("data/lichess-sample.pgn.zst"),
+        root.join("tests/data/synthetic-3000.pgn.zst"),
+        generated,
+    ];
+    let mut compared = 0;
+    let mut seen = std::collections::BTreeSet::new();
+    for (k, input) in inputs.iter().enumerate() {
+        let out = dir.join(format!("table-{k}"));
+        succeeded(
+            remis()
+                .args(["classify", "--dedup", "--no-summary", "--out"])
+                .arg(&out)
+                .arg(input)
+                .output()
+                .unwrap(),
+        );
+        let rows = common::read_table(&out.join("games.parquet"));
+        for filters in filter_sets() {
+            let by_query = analysis::table::collect(
+                analysis::table::prepare(rows.clone().lazy(), &filters).unwrap(),
+            )
+            .unwrap()
+            .sort([analysis::table::ROW], Default::default())
+            .unwrap();
+            let in_rust = analysis::table::prepare_frame(&rows, &filters).unwrap();
+            assert_eq!(in_rust.get_column_names(), by_query.get_column_names());
+            for column in by_query.columns() {
+                let ours = in_rust.column(column.name()).unwrap();
+                assert_eq!(ours.dtype(), column.dtype(), "{}", column.name());
+                assert!(
+                    ours.equals_missing(column),
+                    "{}: column {} differs under {filters:?}",
+                    input.display(),
+                    column.name()
+                );
+            }
+            let reasons = in_rust
+                .column(analysis::table::REASON)
+                .unwrap()
+                .str()
+                .unwrap();
+            seen.extend(reasons.iter().flatten().map(str::to_string));
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 15);
+    // The rows met most of the reasons a row can be left out for.
+    assert!(seen.len() >= 8, "{seen:?}");
+}
+
+#[test]
+fn the_summary_counted_from_rows_prepared_in_rust_equals_the_lazy_querys() {
+    // `classify`'s summary (rows prepared in Rust, at one and two threads)
+    // and summaries read back in batches of several sizes, against the
+    // same table summarized with the lazy `table::prepare` that the other
+    // readers run: every count equal, on every fixture and on generated
+    // games, with the built-in catalogue and with the generated games'.
+    let dir = scratch("prepared-summaries");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let generated = dir.join("generated.pgn");
+    let games = succeeded(
+        remis()
+            .args(["generate", "--games", "1500", "--seed", "51"])
+            .output()
+            .unwrap(),
+    )
+    .stdout;
+    std::fs::write(&generated, games).unwrap();
+    let synthetic_catalogue = Settings {
+        catalogue: remis_report::study::events::EventCatalogue::from_toml(
+            &std::fs::read_to_string(root.join("tests/data/events-synthetic.toml")).unwrap(),
+        )
+        .unwrap(),
+        ..default_settings()
+    };
+    let inputs = [
+        root.join("data/lichess-sample.pgn.zst"),
+        root.join("tests/data/synthetic-3000.pgn.zst"),
+        generated,
+    ];
+    for (k, input) in inputs.iter().enumerate() {
+        for threads in ["1", "2"] {
+            let out = dir.join(format!("table-{k}-{threads}"));
+            succeeded(
+                remis()
+                    .args(["classify", "--dedup", "--threads", threads, "--out"])
+                    .arg(&out)
+                    .arg(input)
+                    .output()
+                    .unwrap(),
+            );
+            let table = out.join("games.parquet");
+            let settings = default_settings();
+            let config = settings.config();
+            let reference = analysis::summarize_with(
+                &table,
+                analysis::SummaryBuilder::new(&config).with_prepare_by_query(),
+                1 << 20,
+            )
+            .unwrap();
+            assert!(reference.rows() > 1000);
+            assert!(summary::read(&table, &config).unwrap() == reference);
+            for batch in [999, 4096] {
+                let in_rust = analysis::summarize_rows_in(&table, &config, batch).unwrap();
+                assert!(
+                    in_rust == reference,
+                    "{}: batches of {batch}",
+                    input.display()
+                );
+            }
+            let config = synthetic_catalogue.config();
+            let reference = analysis::summarize_with(
+                &table,
+                analysis::SummaryBuilder::new(&config).with_prepare_by_query(),
+                1 << 20,
+            )
+            .unwrap();
+            assert!(analysis::summarize_rows_in(&table, &config, 777).unwrap() == reference);
+        }
+    }
 }

@@ -36,6 +36,8 @@
 //! events' game counts: one entry an event), one batch of rows while it is
 //! counted, and the kept pairings.
 
+use std::collections::BTreeMap;
+
 use anyhow::Result;
 use polars::prelude::*;
 
@@ -132,6 +134,8 @@ pub struct SummaryBuilder<'a> {
     /// [`remis_table::writer::ROW_GROUP_ROWS`] rows).
     pending: Option<DataFrame>,
     batch_rows: usize,
+    /// Rows prepared by the lazy [`table::prepare`], not in Rust.
+    prepare_by_query: bool,
 }
 
 impl<'a> SummaryBuilder<'a> {
@@ -144,6 +148,7 @@ impl<'a> SummaryBuilder<'a> {
             pairings_kept: PAIRINGS_KEPT,
             pending: None,
             batch_rows: remis_table::writer::ROW_GROUP_ROWS,
+            prepare_by_query: false,
         }
     }
 
@@ -160,6 +165,16 @@ impl<'a> SummaryBuilder<'a> {
     pub fn with_pairings_kept(self, games: usize) -> Self {
         SummaryBuilder {
             pairings_kept: games,
+            ..self
+        }
+    }
+
+    /// Prepares the rows with the lazy [`table::prepare`] that the other
+    /// readers run, not in Rust ([`table::prepare_frame`]): the reference
+    /// the tests hold the summary to (`tests/it/summaries.rs`).
+    pub fn with_prepare_by_query(self) -> Self {
+        SummaryBuilder {
+            prepare_by_query: true,
             ..self
         }
     }
@@ -184,28 +199,49 @@ impl<'a> SummaryBuilder<'a> {
             self.pending = Some(pending);
             return Ok(());
         }
-        self.add(pending.lazy())
+        self.add_rows(&pending)
     }
 
     /// Counts the next batch of the table's rows (all of the table's
     /// columns, in table order).
     pub fn add(&mut self, rows: LazyFrame) -> Result<()> {
-        let filters = self.config.filters;
-        // The prepared rows computed once: a plan of the batches below
-        // that starts from `table::prepare` computes it again (the
-        // streaming engine shares no work between the plans of one
-        // `collect_all`), which cost more than all the queries together
-        // (docs/performance.md, issue 50).
         // Only the columns read: a slice of a table read back holds all of
         // them (the movetext too).
-        let rows = rows.select(READ.map(|c| c.col()));
-        let prepared = table::collect(table::prepare(rows.clone(), filters)?)?;
-        let used = table::collect(table::used(prepared.clone().lazy()))?.lazy();
-        let prepared = prepared.lazy();
+        let rows = table::collect(rows.select(READ.map(|c| c.col())))?;
+        self.add_rows(&rows)
+    }
+
+    /// Counts a batch of the table's rows, of the [`READ`] columns.
+    fn add_rows(&mut self, rows: &DataFrame) -> Result<()> {
+        let filters = self.config.filters;
+        // The rows prepared once, in Rust: a plan of the batches below
+        // that started from the lazy `table::prepare` computed it again
+        // (the streaming engine shares no work between the plans of one
+        // `collect_all`), and its join and conditional columns cost more
+        // than all the queries together (docs/performance.md, issue 50).
+        let prepared = if self.prepare_by_query {
+            table::collect(table::prepare(rows.clone().lazy(), filters)?)?
+                .sort([table::ROW], Default::default())?
+        } else {
+            table::prepare_frame(rows, filters)?
+        };
+        let reasons = prepared.column(table::REASON)?.str()?;
+        let mut coverage: BTreeMap<String, u64> = BTreeMap::new();
+        for reason in reasons.iter() {
+            *coverage
+                .entry(reason.unwrap_or_default().to_string())
+                .or_insert(0) += 1;
+        }
+        let is_used: BooleanChunked = reasons
+            .iter()
+            .map(|r| Some(r == Some(table::USED)))
+            .collect();
+        let used = prepared.filter(&is_used)?.lazy();
+        let synthetic = rows.column(Column::Synthetic.name())?.bool()?.num_trues() as u64;
+        let dedup_marked = rows.column(Column::Duplicate.name())?.null_count();
+        let dedup_marked = (rows.height() - dedup_marked) as u64;
 
         let mut first = Batch::default();
-        let coverage = first.add(table::coverage_query(prepared));
-        let marks = first.add(table::marks_query(rows));
         let cube = first.add(table::cube_query(used.clone()));
         let outcomes = first.add(outcomes::counts_query(used.clone()));
         let gap = first.add(games::rating_gap_query(used.clone(), &filters.bands));
@@ -272,10 +308,9 @@ impl<'a> SummaryBuilder<'a> {
             scoring::add_pairings(&mut scoring, second.get(pairings), &candidates)?;
         }
 
-        let (synthetic, dedup_marked) = table::marks_from(first.get(marks))?;
         let examples: Vec<&DataFrame> = audit_examples.iter().map(|&t| first.get(t)).collect();
         let part = Summary {
-            coverage: table::coverage_from(first.get(coverage))?,
+            coverage,
             synthetic,
             dedup_marked,
             cube: table::cube_from(first.get(cube))?,
@@ -354,7 +389,7 @@ impl<'a> SummaryBuilder<'a> {
     /// The table's summary: the events ranked, the players folded.
     pub fn finish(mut self) -> Result<Summary> {
         if let Some(pending) = self.pending.take() {
-            self.add(pending.lazy())?;
+            self.add_rows(&pending)?;
         }
         if let Some(rows) = self.pairing_rows.take() {
             let pairings = judge(rows, &self.counts.scoring)?;

@@ -52,7 +52,21 @@ fn query_costs() -> Result<()> {
         table::collect(table::prepare(batch.clone().lazy(), filters)?)?;
         Ok(())
     })?;
-    let prepared = table::collect(table::prepare(batch.clone().lazy(), filters)?)?;
+    let in_rust = median(runs, || {
+        table::prepare_frame(&batch, filters)?;
+        Ok(())
+    })?;
+    let prepared = table::collect(table::prepare(batch.clone().lazy(), filters)?)?
+        .sort([table::ROW], Default::default())?;
+    // The master games' rows prepared in Rust, row by row as polars does.
+    let ours = table::prepare_frame(&batch, filters)?;
+    for column in prepared.columns() {
+        anyhow::ensure!(
+            ours.column(column.name())?.equals_missing(column),
+            "{} differs",
+            column.name()
+        );
+    }
     let used = || table::used(prepared.clone().lazy());
     let names = table::collect(rule_study::names_query(used()))?;
     let event_games = table::collect(scoring::event_games_query(used()))?;
@@ -161,6 +175,10 @@ fn query_costs() -> Result<()> {
         ("the whole batch, as `add` runs it".to_string(), whole),
         ("a trivial query (`select len`)".to_string(), trivial),
         ("prepare (collected)".to_string(), prepare),
+        (
+            "prepare in Rust (`table::prepare_frame`)".to_string(),
+            in_rust,
+        ),
     ];
     let mut sum = Duration::ZERO;
     for (name, query) in &queries {

@@ -17,6 +17,8 @@ use remis_table::schema::{Ending, GameResult};
 
 mod open;
 pub use open::*;
+mod prepared;
+pub use prepared::*;
 
 /// The filters every analyst wants; shared by the report and `stats`.
 #[derive(Clone, Debug)]
@@ -167,6 +169,21 @@ pub const EVENT_SELECTED: &str = "event_selected";
 pub const CHESS960_LEFT_OUT: &str = "Chess960 (left out; --variant chess960 reports them)";
 pub const CORRESPONDENCE_LEFT_OUT: &str =
     "correspondence (left out; --time-class correspondence reports them)";
+
+/// The other coverage reasons, in the order [`prepare`] tries them.
+pub const INVALID_GAME: &str = "invalid game";
+pub const UNSUPPORTED_VARIANT: &str = "unsupported variant";
+pub const UNFINISHED: &str = "unfinished (no result)";
+pub const DUPLICATE: &str = "duplicate (--dedup)";
+pub const BOT_GAME: &str = "bot game (--no-bots)";
+pub const OTHER_VARIANT: &str = "other variant";
+pub const OUTSIDE_THE_YEARS: &str = "outside the years";
+pub const EVENT_NOT_SELECTED: &str = "event not selected";
+pub const OTHER_TIME_CLASS: &str = "other time class";
+pub const OTHER_PLAY: &str = "other kind of play (--play)";
+pub const IMPLAUSIBLE_RATING: &str = "rating implausible for its system and year (minimum Elo set)";
+pub const UNRATED: &str = "unrated (minimum Elo set)";
+pub const BELOW_MIN_ELO: &str = "below the minimum Elo";
 
 /// Where a game was played, as classify decided it from the strongest
 /// evidence in its tags (the table's `play` and `play_by` columns; see
@@ -333,34 +350,34 @@ pub fn prepare(lf: LazyFrame, filters: &Filters) -> Result<LazyFrame> {
     let mut reasons: Vec<(Expr, &str)> = vec![
         (
             Column::Ending.col().eq(lit(Ending::Invalid.as_str())),
-            "invalid game",
+            INVALID_GAME,
         ),
         (
             Column::Ending
                 .col()
                 .eq(lit(Ending::UnsupportedVariant.as_str())),
-            "unsupported variant",
+            UNSUPPORTED_VARIANT,
         ),
         (
             Column::Ending
                 .col()
                 .eq(lit(Ending::Unfinished.as_str()))
                 .or(Column::Result.col().is_null()),
-            "unfinished (no result)",
+            UNFINISHED,
         ),
     ];
     if filters.dedup {
-        reasons.push((Column::Duplicate.col(), "duplicate (--dedup)"));
+        reasons.push((Column::Duplicate.col(), DUPLICATE));
     }
     if filters.no_bots {
         let bot = |c: Column| c.col().eq(lit("BOT")).fill_null(lit(false));
         reasons.push((
             bot(Column::WhiteTitle).or(bot(Column::BlackTitle)),
-            "bot game (--no-bots)",
+            BOT_GAME,
         ));
     }
     match &filters.variant {
-        Some(v) => reasons.push((Column::Variant.col().neq(lit(v.as_str())), "other variant")),
+        Some(v) => reasons.push((Column::Variant.col().neq(lit(v.as_str())), OTHER_VARIANT)),
         // Chess960 is not standard chess: shown apart, never mixed in.
         None => reasons.push((Column::Variant.col().eq(lit("chess960")), CHESS960_LEFT_OUT)),
     }
@@ -371,16 +388,16 @@ pub fn prepare(lf: LazyFrame, filters: &Filters) -> Result<LazyFrame> {
                 .is_null()
                 .or(Column::Year.col().lt(lit(from)))
                 .or(Column::Year.col().gt(lit(to))),
-            "outside the years",
+            OUTSIDE_THE_YEARS,
         ));
     }
     if filters.event.is_some() || filters.exclude_event.is_some() {
-        reasons.push((col(EVENT_SELECTED).not(), "event not selected"));
+        reasons.push((col(EVENT_SELECTED).not(), EVENT_NOT_SELECTED));
     }
     match &filters.time_class {
         Some(t) => reasons.push((
             col(EFFECTIVE_TIME_CLASS).neq(lit(t.as_str())),
-            "other time class",
+            OTHER_TIME_CLASS,
         )),
         // Days per move is another game: shown apart, never mixed in.
         None => reasons.push((
@@ -390,21 +407,12 @@ pub fn prepare(lf: LazyFrame, filters: &Filters) -> Result<LazyFrame> {
         )),
     }
     if let Some(play) = filters.play {
-        reasons.push((
-            col(PLAY).neq(lit(play.as_str())),
-            "other kind of play (--play)",
-        ));
+        reasons.push((col(PLAY).neq(lit(play.as_str())), OTHER_PLAY));
     }
     if let Some(m) = filters.min_elo {
-        reasons.push((
-            col(BAND).eq(lit(BAND_IMPLAUSIBLE)),
-            "rating implausible for its system and year (minimum Elo set)",
-        ));
-        reasons.push((col(BASIS_ELO).is_null(), "unrated (minimum Elo set)"));
-        reasons.push((
-            col(BASIS_ELO).lt(lit(i32::from(m))),
-            "below the minimum Elo",
-        ));
+        reasons.push((col(BAND).eq(lit(BAND_IMPLAUSIBLE)), IMPLAUSIBLE_RATING));
+        reasons.push((col(BASIS_ELO).is_null(), UNRATED));
+        reasons.push((col(BASIS_ELO).lt(lit(i32::from(m))), BELOW_MIN_ELO));
     }
     let reason = reasons
         .into_iter()
