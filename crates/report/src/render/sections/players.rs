@@ -16,7 +16,11 @@ pub fn players_section(h: &mut String, report: &crate::analysis::Report) {
     players_section_of(h, &report.players, stats);
 }
 
-fn players_section_of(h: &mut String, c: &crate::analysis::players::Concentration, stats: &DrawStats) {
+fn players_section_of(
+    h: &mut String,
+    c: &crate::analysis::players::Concentration,
+    stats: &DrawStats,
+) {
     h.push_str("<section id=\"players\">\n<h2>Players</h2>\n");
     if c.players == 0 {
         h.push_str(
