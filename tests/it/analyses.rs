@@ -9,19 +9,7 @@ use polars::prelude::*;
 use remis_table::schema::Column as C;
 
 use crate::common;
-use common::{Scratch, remis, scratch, succeeded};
-
-/// A small deterministic generator (the tests must not depend on luck).
-struct Lcg(u64);
-impl Lcg {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) % n
-    }
-}
+use common::{Lcg, Scratch, remis, scratch, succeeded};
 
 /// Differences at which FIDE's table departs from the rounded normal curve.
 const TABLE_EXCEPTIONS: [i32; 6] = [54, 343, 344, 358, 392, 620];
@@ -97,43 +85,29 @@ fn hand_built_table(path: &Path) -> DataFrame {
         moves.push(m);
         plies.push(2 * m);
     }
-    let mut columns = Vec::new();
-    for c in C::ALL {
-        let name: PlSmallStr = c.name().into();
-        let column = match c {
-            C::WhiteElo => Series::new(name, white_elo.clone()),
-            C::BlackElo => Series::new(name, black_elo.clone()),
-            C::Result => Series::new(name, result.clone()),
-            C::Ending => Series::new(name, ending.clone()),
-            C::DrawType => Series::new(name, draw_type.clone()),
-            C::Eco => Series::new(name, eco.clone()),
-            C::Opening => Series::new(name, opening.clone()),
-            C::TimeClass | C::Speed => Series::new(name, time_class.clone()),
-            C::SpeedBy => Series::new(name, vec!["time control"; n]),
-            C::Play => Series::new(name, vec!["online"; n]),
-            C::PlayBy => Series::new(name, vec!["site platform"; n]),
-            C::Ratings => Series::new(name, vec!["lichess"; n]),
-            C::RatingsBy => Series::new(name, vec!["platform export"; n]),
-            C::WhiteClock => Series::new(name, white_clock.clone()),
-            C::BlackClock => Series::new(name, black_clock.clone()),
-            C::Year => Series::new(name, year.clone()),
-            C::Moves => Series::new(name, moves.clone()),
-            C::Plies => Series::new(name, plies.clone()),
-            C::Variant => Series::new(name, vec!["standard"; n]),
-            C::Event => Series::new(name, vec!["Hand-built Test"; n]),
-            C::Site => Series::new(name, vec!["https://lichess.org/test"; n]),
-            C::Source => Series::new(name, vec!["hand-built"; n]),
-            C::GameNo => Series::new(name, (1..=n as u32).collect::<Vec<_>>()),
-            C::Synthetic | C::ResultMismatch => Series::new(name, vec![false; n]),
-            _ => Series::full_null(name, n, &c.dtype()),
-        };
-        columns.push(column.cast(&c.dtype()).unwrap().into_column());
-    }
-    let mut df = DataFrame::new(n, columns).unwrap();
-    ParquetWriter::new(File::create(path).unwrap())
-        .finish(&mut df)
-        .unwrap();
-    df
+    common::write_table(path, n, |c, name| match c {
+        C::WhiteElo => Some(Series::new(name, white_elo.clone())),
+        C::BlackElo => Some(Series::new(name, black_elo.clone())),
+        C::Result => Some(Series::new(name, result.clone())),
+        C::Ending => Some(Series::new(name, ending.clone())),
+        C::DrawType => Some(Series::new(name, draw_type.clone())),
+        C::Eco => Some(Series::new(name, eco.clone())),
+        C::Opening => Some(Series::new(name, opening.clone())),
+        C::TimeClass | C::Speed => Some(Series::new(name, time_class.clone())),
+        C::SpeedBy => Some(Series::new(name, vec!["time control"; n])),
+        C::Play => Some(Series::new(name, vec!["online"; n])),
+        C::PlayBy => Some(Series::new(name, vec!["site platform"; n])),
+        C::Ratings => Some(Series::new(name, vec!["lichess"; n])),
+        C::RatingsBy => Some(Series::new(name, vec!["platform export"; n])),
+        C::WhiteClock => Some(Series::new(name, white_clock.clone())),
+        C::BlackClock => Some(Series::new(name, black_clock.clone())),
+        C::Year => Some(Series::new(name, year.clone())),
+        C::Moves => Some(Series::new(name, moves.clone())),
+        C::Plies => Some(Series::new(name, plies.clone())),
+        C::Event => Some(Series::new(name, vec!["Hand-built Test"; n])),
+        C::Site => Some(Series::new(name, vec!["https://lichess.org/test"; n])),
+        _ => None,
+    })
 }
 
 fn stats(table: &Path, view: &str) -> serde_json::Value {

@@ -214,3 +214,45 @@ pub fn write_lichess_layout(path: &Path, games: &[(Vec<(String, String)>, String
         .finish(&mut df)
         .unwrap();
 }
+
+/// A small deterministic generator (the tests must not depend on luck).
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) % n
+    }
+}
+
+/// A hand-built table of `n` rows written to `path` in the table's schema:
+/// each column from `column` where it gives one, else the defaults every
+/// such table shares (source "hand-built", games numbered from 1, standard
+/// chess, not synthetic, no mismatch) or nulls.
+pub fn write_table(
+    path: &Path,
+    n: usize,
+    column: impl Fn(remis_table::schema::Column, PlSmallStr) -> Option<Series>,
+) -> DataFrame {
+    use remis_table::schema::Column as C;
+    let mut columns = Vec::new();
+    for c in C::ALL {
+        let name: PlSmallStr = c.name().into();
+        let series = column(c, name.clone()).unwrap_or_else(|| match c {
+            C::Variant => Series::new(name, vec!["standard"; n]),
+            C::Source => Series::new(name, vec!["hand-built"; n]),
+            C::GameNo => Series::new(name, (1..=n as u32).collect::<Vec<_>>()),
+            C::Synthetic | C::ResultMismatch => Series::new(name, vec![false; n]),
+            _ => Series::full_null(name, n, &c.dtype()),
+        });
+        columns.push(series.cast(&c.dtype()).unwrap().into_column());
+    }
+    let mut df = DataFrame::new(n, columns).unwrap();
+    ParquetWriter::new(std::fs::File::create(path).unwrap())
+        .finish(&mut df)
+        .unwrap();
+    df
+}

@@ -5,25 +5,13 @@
 //! cells; the excess recovers the rise; the report's section shows the same
 //! numbers in its table and CSV, under the lead population's line.
 
-use std::{fs::File, path::Path};
+use std::path::Path;
 
 use polars::prelude::*;
 use remis_table::schema::Column as C;
 
 use crate::common;
-use common::{remis, scratch, succeeded};
-
-/// A small deterministic generator (the tests must not depend on luck).
-struct Lcg(u64);
-impl Lcg {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) % n
-    }
-}
+use common::{Lcg, remis, scratch, succeeded};
 
 /// The planted rise: two draws more per hundred games each year.
 const RISE: f64 = 0.02;
@@ -82,39 +70,25 @@ fn planted_table(path: &Path) -> DataFrame {
         .iter()
         .map(|r| (*r == "1/2-1/2").then_some("agreed"))
         .collect();
-    let mut columns = Vec::new();
-    for c in C::ALL {
-        let name: PlSmallStr = c.name().into();
-        let column = match c {
-            C::WhiteElo => Series::new(name, white_elo.clone()),
-            C::BlackElo => Series::new(name, black_elo.clone()),
-            C::Result => Series::new(name, result.clone()),
-            C::Ending => Series::new(name, ending.clone()),
-            C::DrawType => Series::new(name, draw_type.clone()),
-            C::TimeClass | C::Speed => Series::new(name, vec!["classical"; n]),
-            C::SpeedBy => Series::new(name, vec!["time control"; n]),
-            C::Play => Series::new(name, vec!["over-the-board"; n]),
-            C::PlayBy => Series::new(name, vec!["site venue"; n]),
-            C::Ratings => Series::new(name, vec!["elo"; n]),
-            C::RatingsBy => Series::new(name, vec!["no platform"; n]),
-            C::Year => Series::new(name, year.clone()),
-            C::Moves => Series::new(name, vec![40u32; n]),
-            C::Plies => Series::new(name, vec![80u32; n]),
-            C::Variant => Series::new(name, vec!["standard"; n]),
-            C::Event => Series::new(name, event.clone()),
-            C::Site => Series::new(name, site.clone()),
-            C::Source => Series::new(name, vec!["hand-built"; n]),
-            C::GameNo => Series::new(name, (1..=n as u32).collect::<Vec<_>>()),
-            C::Synthetic | C::ResultMismatch => Series::new(name, vec![false; n]),
-            _ => Series::full_null(name, n, &c.dtype()),
-        };
-        columns.push(column.cast(&c.dtype()).unwrap().into_column());
-    }
-    let mut df = DataFrame::new(n, columns).unwrap();
-    ParquetWriter::new(File::create(path).unwrap())
-        .finish(&mut df)
-        .unwrap();
-    df
+    common::write_table(path, n, |c, name| match c {
+        C::WhiteElo => Some(Series::new(name, white_elo.clone())),
+        C::BlackElo => Some(Series::new(name, black_elo.clone())),
+        C::Result => Some(Series::new(name, result.clone())),
+        C::Ending => Some(Series::new(name, ending.clone())),
+        C::DrawType => Some(Series::new(name, draw_type.clone())),
+        C::TimeClass | C::Speed => Some(Series::new(name, vec!["classical"; n])),
+        C::SpeedBy => Some(Series::new(name, vec!["time control"; n])),
+        C::Play => Some(Series::new(name, vec!["over-the-board"; n])),
+        C::PlayBy => Some(Series::new(name, vec!["site venue"; n])),
+        C::Ratings => Some(Series::new(name, vec!["elo"; n])),
+        C::RatingsBy => Some(Series::new(name, vec!["no platform"; n])),
+        C::Year => Some(Series::new(name, year.clone())),
+        C::Moves => Some(Series::new(name, vec![40u32; n])),
+        C::Plies => Some(Series::new(name, vec![80u32; n])),
+        C::Event => Some(Series::new(name, event.clone())),
+        C::Site => Some(Series::new(name, site.clone())),
+        _ => None,
+    })
 }
 
 fn rows_of<'a>(json: &'a serde_json::Value, part: &str) -> Vec<&'a serde_json::Value> {
