@@ -147,23 +147,9 @@ pub fn series_query(
     names: &DataFrame,
     catalogue: &EventCatalogue,
 ) -> Result<Option<LazyFrame>> {
-    let named: Vec<&str> = names
-        .column(Column::Event.name())?
-        .str()?
-        .iter()
-        .flatten()
-        .filter(|name| catalogue.names_event(name))
-        .collect();
-    if named.is_empty() {
+    let Some(named) = crate::analysis::rule_study::catalogue_events(names, catalogue)? else {
         return Ok(None);
-    }
-    let named = DataFrame::new(
-        named.len(),
-        vec![polars::prelude::Column::new(
-            Column::Event.name().into(),
-            named,
-        )],
-    )?;
+    };
     let mut keys = cell_keys();
     keys.extend([Column::Event.col(), Column::Site.col()]);
     Ok(Some(

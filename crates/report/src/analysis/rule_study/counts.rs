@@ -30,15 +30,13 @@ pub fn names_query(used: LazyFrame) -> LazyFrame {
         .agg([len().alias("n")])
 }
 
-/// The queries over the games of the events the catalogue names (from
-/// the result of [`names_query`]): by group (rating cell), by round, by
-/// pairing, by format. `None` when the catalogue names none of them.
-pub fn queries(
-    used: LazyFrame,
+/// The events of `names` (the result of [`names_query`]) that the
+/// catalogue names, as a one-column frame to join on; `None` when it names
+/// none of them.
+pub(crate) fn catalogue_events(
     names: &DataFrame,
     catalogue: &EventCatalogue,
-    short_limits: [u32; 2],
-) -> Result<Option<[LazyFrame; 4]>> {
+) -> Result<Option<DataFrame>> {
     let named: Vec<&str> = names
         .column(Column::Event.name())?
         .str()?
@@ -49,13 +47,27 @@ pub fn queries(
     if named.is_empty() {
         return Ok(None);
     }
-    let named = DataFrame::new(
+    Ok(Some(DataFrame::new(
         named.len(),
         vec![polars::prelude::Column::new(
             Column::Event.name().into(),
             named,
         )],
-    )?;
+    )?))
+}
+
+/// The queries over the games of the events the catalogue names (from
+/// the result of [`names_query`]): by group (rating cell), by round, by
+/// pairing, by format. `None` when the catalogue names none of them.
+pub fn queries(
+    used: LazyFrame,
+    names: &DataFrame,
+    catalogue: &EventCatalogue,
+    short_limits: [u32; 2],
+) -> Result<Option<[LazyFrame; 4]>> {
+    let Some(named) = catalogue_events(names, catalogue)? else {
+        return Ok(None);
+    };
     let used = dated_events(used).join(
         named.lazy(),
         [Column::Event.col()],
