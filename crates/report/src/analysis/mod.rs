@@ -14,6 +14,7 @@ pub mod draws;
 pub mod expected;
 pub mod format_audit;
 pub mod games;
+pub mod linalg;
 pub mod merge;
 pub mod outcomes;
 pub mod players;

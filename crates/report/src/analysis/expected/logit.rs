@@ -8,6 +8,8 @@
     reason = "matrix algebra reads as the formulas' indices"
 )]
 
+use crate::analysis::linalg::{dot, invert_spd};
+
 /// One cell: its covariates (the first is the intercept's 1), its trials
 /// and its successes.
 #[derive(Clone, Debug, PartialEq)]
@@ -134,10 +136,6 @@ fn information_and_score(groups: &[&Group], beta: &[f64], k: usize) -> (Vec<Vec<
     (information, score)
 }
 
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
-}
-
 fn deviance(groups: &[&Group], beta: &[f64]) -> f64 {
     let term = |y: f64, m: f64| if y > 0.0 { y * (y / m).ln() } else { 0.0 };
     groups
@@ -149,69 +147,10 @@ fn deviance(groups: &[&Group], beta: &[f64]) -> f64 {
         .sum()
 }
 
-/// The inverse of a symmetric positive definite matrix by Cholesky
-/// factorisation; `None` when it is not (numerically) positive definite.
-pub fn invert_spd(a: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
-    let n = a.len();
-    // A pivot this small next to its diagonal entry means collinear
-    // columns: the inverse would be noise.
-    let mut l = vec![vec![0.0; n]; n];
-    for i in 0..n {
-        for j in 0..=i {
-            let s: f64 = a[i][j] - (0..j).map(|k| l[i][k] * l[j][k]).sum::<f64>();
-            if i == j {
-                if s <= a[i][i].abs() * 1e-12 || s <= 0.0 {
-                    return None;
-                }
-                l[i][i] = s.sqrt();
-            } else {
-                l[i][j] = s / l[j][j];
-            }
-        }
-    }
-    // L⁻¹ by forward substitution, then A⁻¹ = L⁻ᵀ L⁻¹.
-    let mut inv_l = vec![vec![0.0; n]; n];
-    for col in 0..n {
-        for i in col..n {
-            let mut s = if i == col { 1.0 } else { 0.0 };
-            for k in col..i {
-                s -= l[i][k] * inv_l[k][col];
-            }
-            inv_l[i][col] = s / l[i][i];
-        }
-    }
-    let mut out = vec![vec![0.0; n]; n];
-    for i in 0..n {
-        for j in 0..=i {
-            let s: f64 = (i.max(j)..n).map(|k| inv_l[k][i] * inv_l[k][j]).sum();
-            out[i][j] = s;
-            out[j][i] = s;
-        }
-    }
-    Some(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use remis_core::rng::Rng;
-
-    #[test]
-    fn the_inverse_of_a_positive_definite_matrix_is_one() {
-        let a = vec![
-            vec![4.0, 1.0, 0.5],
-            vec![1.0, 3.0, 0.2],
-            vec![0.5, 0.2, 2.0],
-        ];
-        let inv = invert_spd(&a).unwrap();
-        for i in 0..3 {
-            for j in 0..3 {
-                let p: f64 = (0..3).map(|k| a[i][k] * inv[k][j]).sum();
-                assert!((p - if i == j { 1.0 } else { 0.0 }).abs() < 1e-12);
-            }
-        }
-        assert_eq!(invert_spd(&[vec![1.0, 1.0], vec![1.0, 1.0]]), None);
-    }
 
     #[test]
     fn one_group_recovers_its_log_odds_exactly() {

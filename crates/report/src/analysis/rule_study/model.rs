@@ -28,6 +28,7 @@ use remis_core::rng::Rng;
 
 use super::inference::{self, Replicate, Withheld};
 use super::{Edition, Effect, Measure, RatingCell, Regime};
+use crate::analysis::linalg::{dot, invert_ridged, mat_vec};
 
 /// Replicates of the model's bootstrap (each one solves the model's
 /// normal equations once more).
@@ -77,61 +78,6 @@ struct Unit {
     games: f64,
     hits: [f64; 4],
     x: Vec<f64>,
-}
-
-/// Solve the symmetric positive (semi)definite system by Cholesky, with a
-/// tiny ridge so that an exactly collinear column does not break it (its
-/// coefficient is then reported as not identified). Returns the inverse.
-#[allow(clippy::needless_range_loop)] // a matrix's index arithmetic reads as the algebra
-fn invert(mut a: Vec<Vec<f64>>) -> Vec<Vec<f64>> {
-    let p = a.len();
-    let scale = (0..p).map(|i| a[i][i]).fold(0.0f64, f64::max).max(1.0);
-    for (i, row) in a.iter_mut().enumerate() {
-        row[i] += scale * 1e-12;
-    }
-    // Cholesky: a = l lᵀ.
-    let mut l = vec![vec![0.0; p]; p];
-    for i in 0..p {
-        for j in 0..=i {
-            let mut sum = a[i][j];
-            for k in 0..j {
-                sum -= l[i][k] * l[j][k];
-            }
-            if i == j {
-                l[i][i] = sum.max(scale * 1e-14).sqrt();
-            } else {
-                l[i][j] = sum / l[j][j];
-            }
-        }
-    }
-    // Inverse of l, then (l lᵀ)⁻¹ = l⁻ᵀ l⁻¹.
-    let mut li = vec![vec![0.0; p]; p];
-    for col in 0..p {
-        for i in col..p {
-            let mut sum = if i == col { 1.0 } else { 0.0 };
-            for k in col..i {
-                sum -= l[i][k] * li[k][col];
-            }
-            li[i][col] = sum / l[i][i];
-        }
-    }
-    let mut inv = vec![vec![0.0; p]; p];
-    for i in 0..p {
-        for j in 0..=i {
-            let s: f64 = (i..p).map(|k| li[k][i] * li[k][j]).sum();
-            inv[i][j] = s;
-            inv[j][i] = s;
-        }
-    }
-    inv
-}
-
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
-}
-
-fn mat_vec(m: &[Vec<f64>], v: &[f64]) -> Vec<f64> {
-    m.iter().map(|row| dot(row, v)).collect()
 }
 
 /// Holm's step-down adjustment of p-values (same order as given).
@@ -269,7 +215,7 @@ pub fn fit(editions: &[Edition], rng: &mut Rng) -> Option<ModelEstimates> {
             }
         }
     }
-    let h = invert(xtx.clone());
+    let h = invert_ridged(xtx.clone());
     let clusters = editions.len();
     let small_sample = clusters as f64 / (clusters as f64 - 1.0);
     // Rule editions of each regime in series that also played without it.
