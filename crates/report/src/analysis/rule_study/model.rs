@@ -374,7 +374,6 @@ pub fn fit(editions: &[Edition], rng: &mut Rng) -> Option<ModelEstimates> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::rule_study::GroupStats;
 
     #[test]
     fn holm_adjusts_step_down() {
@@ -396,9 +395,8 @@ mod tests {
             let level = 0.35 + 0.02 * s as f64;
             for year in 0..8i16 {
                 let rule = s < 6 && year >= 4;
-                let mut by_cell = BTreeMap::new();
-                let mut total = GroupStats::default();
-                for (mean, lift) in [(2500u16, 0.0), (2700, 0.1)] {
+                let mut bands = Vec::new();
+                for (band, lift) in [(25u16, 0.0), (27, 0.1)] {
                     let p = level
                         + 0.01 * year as f64
                         + lift
@@ -406,32 +404,15 @@ mod tests {
                         + (rng.below(61) as f64 - 30.0) / 1000.0;
                     let games = 60;
                     let draws = (0..games).filter(|_| rng.chance(p)).count() as u64;
-                    let g = GroupStats {
-                        games,
-                        draws,
-                        ..GroupStats::default()
-                    };
-                    total.add(&g);
-                    by_cell.insert(RatingCell::Rated { mean, gap: 0 }, g);
+                    bands.push((band, games, draws));
                 }
-                editions.push(Edition {
-                    series: format!("S{s}"),
-                    year: 2000 + year,
-                    regime: if rule { Regime::Sofia } else { Regime::None },
-                    three_one_zero: false,
-                    format: "over-the-board classical".into(),
-                    total,
-                    by_cell,
-                    pairs: BTreeMap::new(),
-                    rounds_seen: 0,
-                    last_round: 0,
-                    players: 0,
-                    inferred: false,
-                    event_type: crate::study::events::EventType::RoundRobin,
-                    kind_stated: false,
-                    tournaments: Vec::new(),
-                    last_round_cells: Default::default(),
-                });
+                let regime = if rule { Regime::Sofia } else { Regime::None };
+                editions.push(super::super::tests::edition(
+                    &format!("S{s}"),
+                    2000 + year,
+                    regime,
+                    &bands,
+                ));
             }
         }
         let model = fit(&editions, &mut Rng::new(3)).unwrap();

@@ -3,7 +3,14 @@
 
 use super::*;
 
-fn edition(series: &str, year: i16, regime: Regime, bands: &[(u16, u64, u64)]) -> Edition {
+/// An over-the-board classical round robin of `series` in `year` under
+/// `regime`, with (band, games, draws) by mean-rating band.
+pub(super) fn edition(
+    series: &str,
+    year: i16,
+    regime: Regime,
+    bands: &[(u16, u64, u64)],
+) -> Edition {
     let mut by_cell = BTreeMap::new();
     let mut total = GroupStats::default();
     for &(band, games, draws) in bands {
