@@ -763,12 +763,13 @@ fn the_rows_prepared_in_rust_equal_polars_prepare_row_by_row() {
 }
 
 #[test]
-fn the_summary_counted_from_rows_prepared_in_rust_equals_the_lazy_querys() {
-    // `classify`'s summary (rows prepared in Rust, at one and two threads)
-    // and summaries read back in batches of several sizes, against the
-    // same table summarized with the lazy `table::prepare` that the other
-    // readers run: every count equal, on every fixture and on generated
-    // games, with the built-in catalogue and with the generated games'.
+fn the_summary_counted_in_rust_equals_the_one_counted_by_the_polars_queries() {
+    // `classify`'s summary (rows prepared and counted in Rust, at one and
+    // two threads) and summaries read back in batches of several sizes,
+    // against the same table summarized with the lazy `table::prepare`
+    // and the polars queries only (`SummaryBuilder::with_queries`): every
+    // count equal, on every fixture and on generated games, with the
+    // built-in catalogue and with the generated games'.
     let dir = scratch("prepared-summaries");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let generated = dir.join("generated.pgn");
@@ -808,7 +809,7 @@ fn the_summary_counted_from_rows_prepared_in_rust_equals_the_lazy_querys() {
             let config = settings.config();
             let reference = analysis::summarize_with(
                 &table,
-                analysis::SummaryBuilder::new(&config).with_prepare_by_query(),
+                analysis::SummaryBuilder::new(&config).with_queries(),
                 1 << 20,
             )
             .unwrap();
@@ -825,7 +826,7 @@ fn the_summary_counted_from_rows_prepared_in_rust_equals_the_lazy_querys() {
             let config = synthetic_catalogue.config();
             let reference = analysis::summarize_with(
                 &table,
-                analysis::SummaryBuilder::new(&config).with_prepare_by_query(),
+                analysis::SummaryBuilder::new(&config).with_queries(),
                 1 << 20,
             )
             .unwrap();

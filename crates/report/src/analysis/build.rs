@@ -134,8 +134,9 @@ pub struct SummaryBuilder<'a> {
     /// [`remis_table::writer::ROW_GROUP_ROWS`] rows).
     pending: Option<DataFrame>,
     batch_rows: usize,
-    /// Rows prepared by the lazy [`table::prepare`], not in Rust.
-    prepare_by_query: bool,
+    /// Rows prepared by the lazy [`table::prepare`] and counted by the
+    /// polars queries only, not in Rust (the tests' reference).
+    by_queries: bool,
 }
 
 impl<'a> SummaryBuilder<'a> {
@@ -148,7 +149,7 @@ impl<'a> SummaryBuilder<'a> {
             pairings_kept: PAIRINGS_KEPT,
             pending: None,
             batch_rows: remis_table::writer::ROW_GROUP_ROWS,
-            prepare_by_query: false,
+            by_queries: false,
         }
     }
 
@@ -170,11 +171,12 @@ impl<'a> SummaryBuilder<'a> {
     }
 
     /// Prepares the rows with the lazy [`table::prepare`] that the other
-    /// readers run, not in Rust ([`table::prepare_frame`]): the reference
-    /// the tests hold the summary to (`tests/it/summaries.rs`).
-    pub fn with_prepare_by_query(self) -> Self {
+    /// readers run, and makes every count with its polars query, not in
+    /// Rust ([`table::prepare_frame`], `counters`): the reference the
+    /// tests hold the summary to (`tests/it/summaries.rs`).
+    pub fn with_queries(self) -> Self {
         SummaryBuilder {
-            prepare_by_query: true,
+            by_queries: true,
             ..self
         }
     }
@@ -219,7 +221,7 @@ impl<'a> SummaryBuilder<'a> {
         // (the streaming engine shares no work between the plans of one
         // `collect_all`), and its join and conditional columns cost more
         // than all the queries together (docs/performance.md, issue 50).
-        let prepared = if self.prepare_by_query {
+        let prepared = if self.by_queries {
             table::collect(table::prepare(rows.clone().lazy(), filters)?)?
                 .sort([table::ROW], Default::default())?
         } else {
@@ -236,23 +238,30 @@ impl<'a> SummaryBuilder<'a> {
             .iter()
             .map(|r| Some(r == Some(table::USED)))
             .collect();
-        let used = prepared.filter(&is_used)?.lazy();
+        let used_rows = prepared.filter(&is_used)?;
+        let used = used_rows.clone().lazy();
         let synthetic = rows.column(Column::Synthetic.name())?.bool()?.num_trues() as u64;
         let dedup_marked = rows.column(Column::Duplicate.name())?.null_count();
         let dedup_marked = (rows.height() - dedup_marked) as u64;
 
         let mut first = Batch::default();
-        let cube = first.add(table::cube_query(used.clone()));
-        let outcomes = first.add(outcomes::counts_query(used.clone()));
-        let gap = first.add(games::rating_gap_query(used.clone(), &filters.bands));
+        // The simple counts in one pass in Rust; their queries for the
+        // reference only.
+        let queried = self.by_queries.then(|| {
+            (
+                first.add(table::cube_query(used.clone())),
+                first.add(outcomes::counts_query(used.clone())),
+                first.add(games::rating_gap_query(used.clone(), &filters.bands)),
+                first.add(games::time_classes_query(used.clone())),
+                first.add(games::clocks_query(used.clone())),
+                first.add(games::play_query(used.clone())),
+                first.add(games::draw_types_by_class_query(used.clone())),
+                first.add(games::lengths_query(used.clone())),
+            )
+        });
         let eco = first.add(games::opening_query(used.clone(), Column::Eco));
         let opening = first.add(games::opening_query(used.clone(), Column::Opening));
-        let time_classes = first.add(games::time_classes_query(used.clone()));
-        let clocks = first.add(games::clocks_query(used.clone()));
-        let play = first.add(games::play_query(used.clone()));
         let format_audit = first.add(format_audit::query(used.clone()));
-        let draw_types = first.add(games::draw_types_by_class_query(used.clone()));
-        let lengths = first.add(games::lengths_query(used.clone()));
         let audit_counts = first.add(audit::counts_query(used.clone()));
         let audit_examples: Vec<table::Ticket> = audit::example_queries(used.clone())
             .into_iter()
@@ -308,18 +317,36 @@ impl<'a> SummaryBuilder<'a> {
             scoring::add_pairings(&mut scoring, second.get(pairings), &candidates)?;
         }
 
+        let counted = match queried {
+            None => counters::count(&used_rows, &filters.bands)?,
+            Some((cube, outcomes, gap, time_classes, clocks, play, draw_types, lengths)) => {
+                counters::Counted {
+                    cube: table::cube_from(first.get(cube))?,
+                    outcomes: outcomes::counts_from(first.get(outcomes))?,
+                    rating_gap: games::rating_gap_from(first.get(gap))?,
+                    time_classes: games::time_classes_from(first.get(time_classes))?,
+                    clocks: games::clocks_from(first.get(clocks))?,
+                    format: games::format_from(
+                        first.get(play),
+                        first.get(draw_types),
+                        first.get(lengths),
+                    )?,
+                }
+            }
+        };
+        drop(used_rows);
         let examples: Vec<&DataFrame> = audit_examples.iter().map(|&t| first.get(t)).collect();
         let part = Summary {
             coverage,
             synthetic,
             dedup_marked,
-            cube: table::cube_from(first.get(cube))?,
-            outcomes: outcomes::counts_from(first.get(outcomes))?,
-            rating_gap: games::rating_gap_from(first.get(gap))?,
+            cube: counted.cube,
+            outcomes: counted.outcomes,
+            rating_gap: counted.rating_gap,
             openings: games::openings_from(first.get(eco), first.get(opening))?,
-            time_classes: games::time_classes_from(first.get(time_classes))?,
-            clocks: games::clocks_from(first.get(clocks))?,
-            format: games::format_from(first.get(play), first.get(draw_types), first.get(lengths))?,
+            time_classes: counted.time_classes,
+            clocks: counted.clocks,
+            format: counted.format,
             format_audit: format_audit::audit_from(first.get(format_audit))?,
             scoring,
             audit: audit::audit_from(first.get(audit_counts), &examples)?,
@@ -413,6 +440,8 @@ fn judge(rows: DataFrame, standings: &scoring::ScoringCounts) -> Result<PairingC
     }
     Ok(judged.pairings)
 }
+
+mod counters;
 
 #[cfg(test)]
 mod costs;

@@ -205,25 +205,46 @@ fn cells_from(df: &DataFrame) -> Result<BTreeMap<(Band, Option<i16>), OutcomeCou
     let games = df.column("games")?.u64()?;
     let mut out: BTreeMap<(Band, Option<i16>), OutcomeCounts> = BTreeMap::new();
     for i in 0..df.height() {
-        let n = games.get(i).unwrap_or(0);
-        let mut c = OutcomeCounts::default();
-        match result.get(i).and_then(|r| GameResult::parse(r.as_bytes())) {
-            Some(GameResult::Win(Color::White)) => c.white_wins = n,
-            Some(GameResult::Win(Color::Black)) => c.black_wins = n,
-            Some(GameResult::Draw) => c.draws = n,
-            _ => continue,
-        }
-        if let (Some(higher), Some(d)) = (white_higher.get(i), difference.get(i)) {
-            let d = d.clamp(0, 400) as u16;
-            let (white, black) = if higher { (d, 0) } else { (0, d) };
-            c.rated = n;
-            c.expected_hundredths = n * hundredths(expected_score(white, black));
-        }
-        out.entry((band_of_row(band.get(i)), year.get(i)))
-            .or_default()
-            .absorb(c);
+        let rated = match (white_higher.get(i), difference.get(i)) {
+            (Some(higher), Some(d)) => Some((higher, d)),
+            _ => None,
+        };
+        add_games(
+            &mut out,
+            (band_of_row(band.get(i)), year.get(i)),
+            result.get(i),
+            rated,
+            games.get(i).unwrap_or(0),
+        );
     }
     Ok(out)
+}
+
+/// Adds `n` games of one result to their cell: `rated` is whether White
+/// is the higher rated (or equal) and the rating difference, capped at
+/// 400, when both are rated. The one place a group of [`counts_query`]
+/// and a game counted in Rust (`build`) become counts.
+pub(crate) fn add_games(
+    out: &mut BTreeMap<(Band, Option<i16>), OutcomeCounts>,
+    cell: (Band, Option<i16>),
+    result: Option<&str>,
+    rated: Option<(bool, i32)>,
+    n: u64,
+) {
+    let mut c = OutcomeCounts::default();
+    match result.and_then(|r| GameResult::parse(r.as_bytes())) {
+        Some(GameResult::Win(Color::White)) => c.white_wins = n,
+        Some(GameResult::Win(Color::Black)) => c.black_wins = n,
+        Some(GameResult::Draw) => c.draws = n,
+        _ => return,
+    }
+    if let Some((higher, d)) = rated {
+        let d = d.clamp(0, 400) as u16;
+        let (white, black) = if higher { (d, 0) } else { (0, d) };
+        c.rated = n;
+        c.expected_hundredths = n * hundredths(expected_score(white, black));
+    }
+    out.entry(cell).or_default().absorb(c);
 }
 
 /// An expected score of the table as whole hundredths.

@@ -8,14 +8,37 @@ use std::time::{Duration, Instant};
 
 use super::*;
 
-/// The median wall time of `runs` calls of `f`.
+/// The process's CPU time so far, all threads (user and system, from
+/// `/proc/self/stat`, in clock ticks of 10 ms).
+fn process_cpu() -> Duration {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after_name = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<u64> = after_name
+        .split_whitespace()
+        .map(|f| f.parse().unwrap_or(0))
+        .collect();
+    // utime and stime are the 14th and 15th fields, 12th and 13th after
+    // the name.
+    let ticks = fields.get(11).copied().unwrap_or(0) + fields.get(12).copied().unwrap_or(0);
+    Duration::from_millis(ticks * 10)
+}
+
+thread_local! {
+    /// The mean CPU time (all threads) of the last [`median`]'s calls.
+    static LAST_CPU: std::cell::Cell<Duration> = const { std::cell::Cell::new(Duration::ZERO) };
+}
+
+/// The median wall time of `runs` calls of `f` (their mean CPU time in
+/// [`LAST_CPU`]).
 fn median(runs: usize, mut f: impl FnMut() -> Result<()>) -> Result<Duration> {
     let mut times = Vec::with_capacity(runs);
+    let cpu = process_cpu();
     for _ in 0..runs {
         let start = Instant::now();
         f()?;
         times.push(start.elapsed());
     }
+    LAST_CPU.set((process_cpu() - cpu) / runs as u32);
     times.sort();
     Ok(times[runs / 2])
 }
@@ -44,6 +67,18 @@ fn query_costs() -> Result<()> {
         let mut builder = SummaryBuilder::new(&config);
         builder.add(batch.clone().lazy())
     })?;
+    let whole_cpu = LAST_CPU.get();
+    // The master games' batch counted in Rust, as by the queries.
+    let mut in_rust = SummaryBuilder::new(&config);
+    in_rust.add(batch.clone().lazy())?;
+    let mut by_queries = SummaryBuilder::new(&config).with_queries();
+    by_queries.add(batch.clone().lazy())?;
+    anyhow::ensure!(in_rust.finish()? == by_queries.finish()?);
+    let whole_by_queries = median(runs, || {
+        let mut builder = SummaryBuilder::new(&config).with_queries();
+        builder.add(batch.clone().lazy())
+    })?;
+    let whole_by_queries_cpu = LAST_CPU.get();
     let trivial = median(runs, || {
         table::collect(batch.clone().lazy().select([len()]))?;
         Ok(())
@@ -173,6 +208,10 @@ fn query_costs() -> Result<()> {
     ];
     let mut table_rows = vec![
         ("the whole batch, as `add` runs it".to_string(), whole),
+        (
+            "the whole batch, by the queries only (`with_queries`)".to_string(),
+            whole_by_queries,
+        ),
         ("a trivial query (`select len`)".to_string(), trivial),
         ("prepare (collected)".to_string(), prepare),
         (
@@ -180,6 +219,19 @@ fn query_costs() -> Result<()> {
             in_rust,
         ),
     ];
+    let used_rows = table::collect(used())?;
+    let counted = median(runs, || {
+        counters::count(&used_rows, &filters.bands)?;
+        Ok(())
+    })?;
+    remis_core::say!(
+        "counted in Rust: CPU {:.1} ms",
+        LAST_CPU.get().as_secs_f64() * 1e3
+    );
+    table_rows.push((
+        "cube, outcomes, gap, time classes, clocks, format: counted in Rust".to_string(),
+        counted,
+    ));
     let mut sum = Duration::ZERO;
     for (name, query) in &queries {
         let took = median(runs, || {
@@ -200,6 +252,11 @@ fn query_costs() -> Result<()> {
     })?;
     table_rows.push(("players: counts_from, in Rust".to_string(), players_from));
     table_rows.push(("sum of the queries".to_string(), sum));
+    remis_core::say!(
+        "CPU, all threads: whole {:.1} ms, by the queries only {:.1} ms",
+        whole_cpu.as_secs_f64() * 1e3,
+        whole_by_queries_cpu.as_secs_f64() * 1e3
+    );
     for (name, took) in table_rows {
         remis_core::say!("| {name} | {:.1} |", took.as_secs_f64() * 1e3);
     }
