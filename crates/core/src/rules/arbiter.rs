@@ -33,7 +33,8 @@ pub struct Arbiter {
     /// ply of the game.
     start: Chess,
     moves: Vec<Move>,
-    position: Chess,
+    /// The positions since the last irreversible move; the last one is
+    /// the position now.
     history: PositionHistory,
     /// The first fivefold repetition or 75-move draw (9.6), and its ply.
     automatic: Option<(u32, Event)>,
@@ -45,7 +46,6 @@ impl Arbiter {
             search,
             start: Chess::default(),
             moves: Vec::with_capacity(256),
-            position: Chess::default(),
             history: PositionHistory::new(),
             automatic: None,
         }
@@ -58,13 +58,12 @@ impl Arbiter {
         // A set-up position may already be past 75 moves (9.6.2).
         self.automatic = seventy_five_moves(start.halfmoves(), || start.is_checkmate())
             .then_some((0, Event::SeventyFiveMoves));
-        self.position = start.clone();
         self.start = start;
     }
 
     /// The position now.
     pub fn position(&self) -> &Chess {
-        &self.position
+        self.history.current()
     }
 
     /// The game as played: its start position and its moves.
@@ -79,23 +78,20 @@ impl Arbiter {
 
     /// Plays a legal move.
     pub fn play(&mut self, m: Move) {
-        let irreversible = self.position.is_irreversible(m);
-        self.position.play_unchecked(m);
+        self.history.play(m);
         self.moves.push(m);
-        self.history.push(&self.position, irreversible);
         // 9.6: a fivefold repetition or 75 moves end the game at once, even
         // when nobody noticed and play went on; a mate on that move wins
         // (9.6.2). Fivefold needs at least 16 reversible plies.
         if self.automatic.is_none() {
-            let pos = &self.position;
             let rule = if self.history.reversible_plies() >= 16
                 && super::fivefold(self.history.current_count())
             {
                 Some(Event::FivefoldRepetition)
-            } else if seventy_five_moves(pos.halfmoves(), || pos.is_checkmate()) {
-                Some(Event::SeventyFiveMoves)
             } else {
-                None
+                let pos = self.history.current();
+                seventy_five_moves(pos.halfmoves(), || pos.is_checkmate())
+                    .then_some(Event::SeventyFiveMoves)
             };
             self.automatic = rule.map(|rule| (self.plies(), rule));
         }
@@ -111,7 +107,8 @@ impl Arbiter {
         flagged: Option<Color>,
     ) -> Ruling {
         let plies = self.plies();
-        let board = BoardFacts::of(&self.position, &mut self.history);
+        let position = self.history.current().clone();
+        let board = BoardFacts::of(&position, &mut self.history);
         let final_event = if board.checkmate {
             Some(Event::Checkmate)
         } else if board.stalemate {
@@ -122,7 +119,7 @@ impl Arbiter {
         let mut first = Event::first(self.automatic, final_event.map(|e| (plies, e)));
         let mut dead = None;
         if final_event.is_none() && !self.search.off {
-            let verdict = deadness(&self.position, usize::from(board.legal_moves), &self.search);
+            let verdict = deadness(&position, usize::from(board.legal_moves), &self.search);
             if verdict.is_dead() {
                 first = Event::first(first, Some(self.first_dead_ply(plies)));
             }
@@ -140,7 +137,7 @@ impl Arbiter {
             (Termination::TimeForfeit | Termination::TimeoutVsInsufficientMaterial, _, None) => {
                 match result {
                     GameResult::Win(winner) => Some(winner),
-                    GameResult::Draw => Some(!flagged.unwrap_or(self.position.turn())),
+                    GameResult::Draw => Some(!flagged.unwrap_or(position.turn())),
                     GameResult::Unknown => None,
                 }
             }
@@ -148,7 +145,7 @@ impl Arbiter {
         }
         .map(|color| {
             let answer = can_mate_after_flag(
-                &self.position,
+                &position,
                 color,
                 usize::from(board.legal_moves),
                 &self.search,
@@ -158,7 +155,7 @@ impl Arbiter {
             // are rare (the winner usually lacks mating material, and is
             // searched anyway), so the full search costs little here.
             if answer == Mate::Presumed && result == GameResult::Draw {
-                can_mate(&self.position, color, &self.search)
+                can_mate(&position, color, &self.search)
             } else {
                 answer
             }

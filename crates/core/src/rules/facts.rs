@@ -56,6 +56,7 @@ impl BoardFacts {
         // there are earlier positions with the same side to move after it.
         let threefold_by_move = !threefold_now
             && history.reversible_plies() >= 3
+            && history.third_occurrence_possible()
             && moves.iter().any(|&m| {
                 !pos.is_irreversible(m) && {
                     let mut after = pos.clone();

@@ -8,7 +8,7 @@
 //! hashing every position as it was played cost more than the rest of
 //! classification together.
 
-use shakmaty::{Chess, EnPassantMode, Position, zobrist::Zobrist64};
+use shakmaty::{Chess, EnPassantMode, Move, Position, zobrist::Zobrist64};
 
 /// The repetition hash of a position: Zobrist with shakmaty's legal
 /// en-passant mode, so that an en-passant square counts only when the
@@ -26,6 +26,8 @@ pub struct PositionHistory {
     positions: Vec<Chess>,
     /// Hashes of `positions[..hashes.len()]`, filled in on demand.
     hashes: Vec<u64>,
+    /// A buffer reused from game to game for [`Self::third_occurrence_possible`].
+    same_side: Vec<u64>,
 }
 
 impl PositionHistory {
@@ -33,6 +35,7 @@ impl PositionHistory {
         PositionHistory {
             positions: Vec::with_capacity(128),
             hashes: Vec::with_capacity(128),
+            same_side: Vec::with_capacity(64),
         }
     }
 
@@ -43,15 +46,34 @@ impl PositionHistory {
         self.positions.push(start.clone());
     }
 
-    /// Records the position reached by a move. After an irreversible move
-    /// (pawn move, capture, loss of a castling right or of a possible
-    /// en-passant capture) no earlier position can ever recur.
-    pub fn push(&mut self, pos: &Chess, after_irreversible_move: bool) {
-        if after_irreversible_move {
-            self.positions.clear();
+    /// The position now: the last one recorded.
+    pub fn current(&self) -> &Chess {
+        self.positions.last().expect("a game has a start position")
+    }
+
+    /// Plays a legal move from the current position. After an irreversible
+    /// move (pawn move, capture, loss of a castling right or of a possible
+    /// en-passant capture) no earlier position can ever recur, so only the
+    /// new one is kept.
+    ///
+    /// The move is played in place, on the history's own copy: playing it
+    /// elsewhere and copying the position in afterwards read back memory
+    /// the move had just written field by field, and that copy was half of
+    /// the per-move bookkeeping's time.
+    pub fn play(&mut self, m: Move) {
+        let last = self.positions.len() - 1;
+        if self.positions[last].is_irreversible(m) {
+            self.positions.swap(0, last);
+            self.positions.truncate(1);
             self.hashes.clear();
+        } else {
+            let next = self.positions[last].clone();
+            self.positions.push(next);
         }
-        self.positions.push(pos.clone());
+        self.positions
+            .last_mut()
+            .expect("a game has a start position")
+            .play_unchecked(m);
     }
 
     /// Number of plies since the last irreversible move.
@@ -75,6 +97,24 @@ impl PositionHistory {
             Some((&current, earlier)) => 1 + count_every_other_from_end(earlier, current, 1),
             None => 0,
         }
+    }
+
+    /// Whether some move from the current position could make a position
+    /// occur a third time: only if a position with the side to move after
+    /// that move already occurred twice since the last irreversible move.
+    /// Most final positions have no such pair, and then no move needs to be
+    /// played and hashed to know it ([`Self::count_after_move`] of every
+    /// move would be below 3).
+    pub fn third_occurrence_possible(&mut self) -> bool {
+        if self.positions.len() < 4 {
+            return false;
+        }
+        self.hash_all();
+        let earlier = &mut self.same_side;
+        earlier.clear();
+        earlier.extend(self.hashes.iter().rev().skip(1).step_by(2));
+        earlier.sort_unstable();
+        earlier.windows(2).any(|pair| pair[0] == pair[1])
     }
 
     /// How many times the position reached by one more move from the
@@ -105,38 +145,67 @@ mod tests {
     use super::*;
     use shakmaty::{Square, uci::UciMove};
 
-    fn play(pos: &mut Chess, uci: &str) -> bool {
-        let m = uci.parse::<UciMove>().unwrap().to_move(pos).unwrap();
-        let irreversible = pos.is_irreversible(m);
+    /// Plays a move given in UCI on the history's current position.
+    fn play(h: &mut PositionHistory, uci: &str) {
+        let m = uci
+            .parse::<UciMove>()
+            .unwrap()
+            .to_move(h.current())
+            .unwrap();
+        h.play(m);
+    }
+
+    /// The position after one more move, without playing it.
+    fn after(h: &PositionHistory, uci: &str) -> Chess {
+        let mut pos = h.current().clone();
+        let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
         pos.play_unchecked(m);
-        irreversible
+        pos
     }
 
     #[test]
     fn counts_same_side_to_move_only() {
-        let mut pos = Chess::default();
         let mut h = PositionHistory::new();
-        h.reset(&pos);
+        h.reset(&Chess::default());
         for uci in [
             "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8",
         ] {
-            let irreversible = play(&mut pos, uci);
-            h.push(&pos, irreversible);
+            play(&mut h, uci);
         }
+        assert_eq!(h.current(), &Chess::default());
+        assert_eq!(h.reversible_plies(), 8);
         assert_eq!(h.current_count(), 3);
+        assert!(h.third_occurrence_possible());
         // Nf3 now would make the position after 1.Nf3 occur a third time.
-        let mut next = pos.clone();
-        play(&mut next, "g1f3");
+        let next = after(&h, "g1f3");
         assert_eq!(h.count_after_move(&next), 3);
         // Nc3 never occurred before.
-        let mut other = pos.clone();
-        play(&mut other, "b1c3");
+        let other = after(&h, "b1c3");
         assert_eq!(h.count_after_move(&other), 1);
-        let irreversible = play(&mut pos, "e2e4");
-        assert!(irreversible);
-        h.push(&pos, irreversible);
+        // A pawn move: nothing before it can recur.
+        play(&mut h, "e2e4");
         assert_eq!(h.current_count(), 1);
         assert_eq!(h.reversible_plies(), 0);
-        assert!(pos.board().piece_at(Square::E4).is_some());
+        assert!(h.current().board().piece_at(Square::E4).is_some());
+        assert_eq!(h.current().halfmoves(), 0);
+    }
+
+    #[test]
+    fn no_third_occurrence_without_a_position_seen_twice() {
+        let mut h = PositionHistory::new();
+        h.reset(&Chess::default());
+        // Each knight move reaches a new position.
+        for uci in ["g1f3", "g8f6", "b1c3", "b8c6", "f3g5"] {
+            play(&mut h, uci);
+        }
+        assert_eq!(h.reversible_plies(), 5);
+        assert!(!h.third_occurrence_possible());
+        // 3...Nb8 4.Nf3 Nc6 5.Ng5 Nb8: the position after 3.Ng5 (Black to
+        // move) recurs after 5.Ng5, so 6.Nf3 Nc6 7.Ng5 could make it a third
+        // time.
+        for uci in ["c6b8", "g5f3", "b8c6", "f3g5", "c6b8"] {
+            play(&mut h, uci);
+        }
+        assert!(h.third_occurrence_possible());
     }
 }
