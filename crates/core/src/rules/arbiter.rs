@@ -33,8 +33,7 @@ pub struct Arbiter {
     /// ply of the game.
     start: Chess,
     moves: Vec<Move>,
-    /// The positions since the last irreversible move; the last one is
-    /// the position now.
+    position: Chess,
     history: PositionHistory,
     /// The first fivefold repetition or 75-move draw (9.6), and its ply.
     automatic: Option<(u32, Event)>,
@@ -46,6 +45,7 @@ impl Arbiter {
             search,
             start: Chess::default(),
             moves: Vec::with_capacity(256),
+            position: Chess::default(),
             history: PositionHistory::new(),
             automatic: None,
         }
@@ -53,17 +53,18 @@ impl Arbiter {
 
     /// A new game from `start`.
     pub fn start(&mut self, start: Chess) {
-        self.history.reset(&start);
+        self.history.reset();
         self.moves.clear();
         // A set-up position may already be past 75 moves (9.6.2).
         self.automatic = seventy_five_moves(start.halfmoves(), || start.is_checkmate())
             .then_some((0, Event::SeventyFiveMoves));
+        self.position = start.clone();
         self.start = start;
     }
 
     /// The position now.
     pub fn position(&self) -> &Chess {
-        self.history.current()
+        &self.position
     }
 
     /// The game as played: its start position and its moves.
@@ -78,20 +79,23 @@ impl Arbiter {
 
     /// Plays a legal move.
     pub fn play(&mut self, m: Move) {
-        self.history.play(m);
+        let irreversible = self.position.is_irreversible(m);
+        self.history.record_move(&self.position, irreversible);
+        self.position.play_unchecked(m);
         self.moves.push(m);
         // 9.6: a fivefold repetition or 75 moves end the game at once, even
         // when nobody noticed and play went on; a mate on that move wins
         // (9.6.2). Fivefold needs at least 16 reversible plies.
         if self.automatic.is_none() {
+            let pos = &self.position;
             let rule = if self.history.reversible_plies() >= 16
-                && super::fivefold(self.history.current_count())
+                && super::fivefold(self.history.current_count(&self.position))
             {
                 Some(Event::FivefoldRepetition)
+            } else if seventy_five_moves(pos.halfmoves(), || pos.is_checkmate()) {
+                Some(Event::SeventyFiveMoves)
             } else {
-                let pos = self.history.current();
-                seventy_five_moves(pos.halfmoves(), || pos.is_checkmate())
-                    .then_some(Event::SeventyFiveMoves)
+                None
             };
             self.automatic = rule.map(|rule| (self.plies(), rule));
         }
@@ -107,8 +111,7 @@ impl Arbiter {
         flagged: Option<Color>,
     ) -> Ruling {
         let plies = self.plies();
-        let position = self.history.current().clone();
-        let board = BoardFacts::of(&position, &mut self.history);
+        let board = BoardFacts::of(&self.position, &mut self.history);
         let final_event = if board.checkmate {
             Some(Event::Checkmate)
         } else if board.stalemate {
@@ -119,7 +122,7 @@ impl Arbiter {
         let mut first = Event::first(self.automatic, final_event.map(|e| (plies, e)));
         let mut dead = None;
         if final_event.is_none() && !self.search.off {
-            let verdict = deadness(&position, usize::from(board.legal_moves), &self.search);
+            let verdict = deadness(&self.position, usize::from(board.legal_moves), &self.search);
             if verdict.is_dead() {
                 first = Event::first(first, Some(self.first_dead_ply(plies)));
             }
@@ -137,7 +140,7 @@ impl Arbiter {
             (Termination::TimeForfeit | Termination::TimeoutVsInsufficientMaterial, _, None) => {
                 match result {
                     GameResult::Win(winner) => Some(winner),
-                    GameResult::Draw => Some(!flagged.unwrap_or(position.turn())),
+                    GameResult::Draw => Some(!flagged.unwrap_or(self.position.turn())),
                     GameResult::Unknown => None,
                 }
             }
@@ -145,7 +148,7 @@ impl Arbiter {
         }
         .map(|color| {
             let answer = can_mate_after_flag(
-                &position,
+                &self.position,
                 color,
                 usize::from(board.legal_moves),
                 &self.search,
@@ -155,7 +158,7 @@ impl Arbiter {
             // are rare (the winner usually lacks mating material, and is
             // searched anyway), so the full search costs little here.
             if answer == Mate::Presumed && result == GameResult::Draw {
-                can_mate(&position, color, &self.search)
+                can_mate(&self.position, color, &self.search)
             } else {
                 answer
             }

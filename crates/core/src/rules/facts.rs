@@ -49,7 +49,7 @@ impl BoardFacts {
         let checkmate = moves.is_empty() && in_check;
         let stalemate = moves.is_empty() && !in_check;
         let halfmove_clock = pos.halfmoves();
-        let repetitions = history.current_count();
+        let repetitions = history.current_count(pos);
 
         let threefold_now = repetitions >= 3;
         // A written move can only repeat a position if it is reversible and
