@@ -127,7 +127,7 @@ impl Filters {
             EloBasis::Min => "the lower-rated player's rating".to_string(),
             EloBasis::Average => "the players' mean rating".to_string(),
             EloBasis::Close => format!(
-                "the players' mean rating, games with a rating gap of at most {} only",
+                "the players' mean rating, for games whose players are at most {} points apart (a wider gap puts a game in no band, not out of the counts)",
                 self.max_gap
             ),
             EloBasis::Both => "both players' ratings in the band".to_string(),
@@ -677,6 +677,19 @@ pub fn coverage_list(coverage: &BTreeMap<String, u64>) -> Vec<(String, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The default bands leave a game whose players are far apart out of
+    /// every band, not out of the counts: the population statement the
+    /// page and `stats` print must not read as a filter of the games.
+    #[test]
+    fn the_band_basis_does_not_read_as_a_filter_of_the_games() {
+        let words = Filters::default().describe().join("; ");
+        assert!(
+            words.contains("in no band, not out of the counts"),
+            "{words}"
+        );
+        assert!(!words.contains("only"), "{words}");
+    }
 
     #[test]
     fn wildcards() {
