@@ -220,10 +220,7 @@ fn cells_from(df: &DataFrame) -> Result<BTreeMap<(Band, Option<i16>), OutcomeCou
     Ok(out)
 }
 
-/// Adds `n` games of one result to their cell: `rated` is whether White
-/// is the higher rated (or equal) and the rating difference, capped at
-/// 400, when both are rated. The one place a group of [`counts_query`]
-/// and a game counted in Rust (`build`) become counts.
+/// Adds `n` games of one result to their cell (see [`games_of`]).
 pub(crate) fn add_games(
     out: &mut BTreeMap<(Band, Option<i16>), OutcomeCounts>,
     cell: (Band, Option<i16>),
@@ -231,12 +228,27 @@ pub(crate) fn add_games(
     rated: Option<(bool, i32)>,
     n: u64,
 ) {
+    if let Some(c) = games_of(result, rated, n) {
+        out.entry(cell).or_default().absorb(c);
+    }
+}
+
+/// `n` games of one result as counts (`None` for a result that is no
+/// win or draw): `rated` is whether White is the higher rated (or equal)
+/// and the rating difference, capped at 400, when both are rated. The
+/// one place a group of [`counts_query`] and a game counted in Rust
+/// (`build`) become counts.
+pub(crate) fn games_of(
+    result: Option<&str>,
+    rated: Option<(bool, i32)>,
+    n: u64,
+) -> Option<OutcomeCounts> {
     let mut c = OutcomeCounts::default();
     match result.and_then(|r| GameResult::parse(r.as_bytes())) {
         Some(GameResult::Win(Color::White)) => c.white_wins = n,
         Some(GameResult::Win(Color::Black)) => c.black_wins = n,
         Some(GameResult::Draw) => c.draws = n,
-        _ => return,
+        _ => return None,
     }
     if let Some((higher, d)) = rated {
         let d = d.clamp(0, 400) as u16;
@@ -244,7 +256,7 @@ pub(crate) fn add_games(
         c.rated = n;
         c.expected_hundredths = n * hundredths(expected_score(white, black));
     }
-    out.entry(cell).or_default().absorb(c);
+    Some(c)
 }
 
 /// An expected score of the table as whole hundredths.

@@ -12,7 +12,7 @@ use super::*;
 use crate::analysis::games::{
     CLOCK_EDGES, Clocks, FormatCounts, GAP_EDGES, RatingGap, RatingSystem, TimeClasses,
 };
-use crate::analysis::outcomes::OutcomeCells;
+use crate::analysis::outcomes::{OutcomeCells, OutcomeCounts};
 use crate::analysis::population::ByFormat;
 use crate::analysis::table::{
     BAND, BAND_IMPLAUSIBLE, CubeKey, EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, Play, band_of_row,
@@ -94,7 +94,7 @@ pub(super) fn count(used: &DataFrame, bands: &BandScheme) -> Result<Counted> {
 
     type Format<'s> = (Option<&'s str>, Option<&'s str>);
     let mut cube: PlHashMap<_, u64> = PlHashMap::new();
-    let mut outcomes: PlHashMap<_, u64> = PlHashMap::new();
+    let mut outcomes: PlHashMap<_, OutcomeCounts> = PlHashMap::new();
     let mut gap: PlHashMap<_, GamesDraws> = PlHashMap::new();
     let mut time_classes: PlHashMap<_, GamesDraws> = PlHashMap::new();
     let mut by_play: PlHashMap<_, GamesDraws> = PlHashMap::new();
@@ -130,9 +130,12 @@ pub(super) fn count(used: &DataFrame, bands: &BandScheme) -> Result<Counted> {
             (Some(w), Some(b)) => Some((w >= b, (w - b).abs().min(400))),
             _ => None,
         };
-        *outcomes
-            .entry((band_code, year, result, rated, format))
-            .or_insert(0) += 1;
+        if let Some(c) = crate::analysis::outcomes::games_of(result, rated, 1) {
+            outcomes
+                .entry((band_code, year, format))
+                .or_insert_with(OutcomeCounts::default)
+                .absorb(c);
+        }
         // Rating gap (`games::rating_gap_query`): rated games whose
         // ratings are plausible.
         if let (Some(w), Some(b)) = (w, b)
@@ -197,14 +200,20 @@ pub(super) fn count(used: &DataFrame, bands: &BandScheme) -> Result<Counted> {
         };
         *out.cube.entry(key).or_insert(0) += n;
     }
-    for ((band, year, result, rated, format), n) in outcomes {
-        crate::analysis::outcomes::add_games(
-            &mut out.outcomes.parts.entry(format_key(format)).or_default().0,
-            (band_of_row(band), year),
-            result,
-            rated,
-            n,
-        );
+    // Every format with a used game has its part, as the query's groups
+    // give it (the lengths count every used game).
+    for &format in lengths.keys().map(|(_, format)| format) {
+        out.outcomes.parts.entry(format_key(format)).or_default();
+    }
+    for ((band, year, format), c) in outcomes {
+        out.outcomes
+            .parts
+            .entry(format_key(format))
+            .or_default()
+            .0
+            .entry((band_of_row(band), year))
+            .or_default()
+            .absorb(c);
     }
     for (((band, bin), ratings, format), games) in gap {
         let part = out.rating_gap.parts.entry(format_key(format)).or_default();

@@ -51,7 +51,7 @@ use identity::*;
 pub use spelling::{
     FULL_SPELLING_GAMES, Merged, SPELLINGS_KEPT, Spelling, YearGames, spelling_list,
 };
-use spelling::{add_spelling, by_games, shown, trim_spellings};
+use spelling::{add_spelling, add_spelling_games, by_games, shown, trim_spellings};
 
 /// Groups of players for the bootstrap.
 pub const BUCKETS: usize = 1024;
@@ -254,10 +254,10 @@ fn add_rows(
     let year = df.column("year").ok().map(|c| c.i16()).transpose()?;
     let rated = df.column("rated").ok().map(|c| c.u64()).transpose()?;
     let rating_sum = df.column("rating_sum").ok().map(|c| c.u64()).transpose()?;
-    // A name comes back on many rows (a row a year and format): its key,
-    // given name and group are made once.
-    type Keys = Option<(String, Option<String>, usize)>;
-    let mut keys: std::collections::HashMap<&str, Keys> = std::collections::HashMap::new();
+    // A side comes back on many rows (a row a year and format): its
+    // identity and group are made once a name and FIDE ID.
+    type Side = Option<(String, usize)>;
+    let mut sides: PlHashMap<(&str, Option<&str>), Side> = PlHashMap::new();
     for i in 0..df.height() {
         let counts = Proportion::new(draws.get(i).unwrap_or(0), games.get(i).unwrap_or(0));
         let name = players.get(i);
@@ -265,43 +265,33 @@ fn add_rows(
             Some((mask, counts)) if mask[i] => Some(&mut **counts),
             _ => None,
         };
-        let keys = match name {
-            Some(name) => keys.entry(name).or_insert_with(|| {
-                player_key(name).map(|key| {
-                    let group = bucket(&key);
-                    (key, given_name(name), group)
+        let side = match name {
+            Some(name) => {
+                let id_tag = fide_ids.get(i);
+                sides.entry((name, id_tag)).or_insert_with(|| {
+                    player_key(name).map(|name_key| {
+                        let group = bucket(&name_key);
+                        let key = identity(name_key, id_tag.and_then(fide_id), given_name(name));
+                        (key, group)
+                    })
                 })
-            }),
+            }
             None => &None,
         };
-        let Some((name_key, given, group)) = keys else {
+        let Some((key, group)) = side else {
             out.unnamed_sides += counts.n;
             if let Some(also) = also {
                 also.unnamed_sides += counts.n;
             }
             continue;
         };
-        let name = name.unwrap_or_default();
-        let key = identity(
-            name_key.clone(),
-            fide_ids.get(i).and_then(fide_id),
-            given.clone(),
-        );
-        let years: Vec<YearGames> = year
-            .and_then(|y| y.get(i))
-            .map(|year| YearGames {
-                year,
-                games: counts.n,
-                rated: rated.and_then(|r| r.get(i)).unwrap_or(0),
-                rating_sum: rating_sum.and_then(|r| r.get(i)).unwrap_or(0),
-            })
-            .into_iter()
-            .collect();
-        let spelling = Spelling {
-            name: name.trim().to_string(),
-            games: counts,
-            years,
-        };
+        let spelling = name.unwrap_or_default().trim();
+        let year = year.and_then(|y| y.get(i)).map(|year| YearGames {
+            year,
+            games: counts.n,
+            rated: rated.and_then(|r| r.get(i)).unwrap_or(0),
+            rating_sum: rating_sum.and_then(|r| r.get(i)).unwrap_or(0),
+        });
         for counts_of in std::iter::once(&mut *out).chain(also) {
             if counts_of.buckets.is_empty() {
                 counts_of.buckets = vec![Proportion::new(0, 0); BUCKETS];
@@ -309,15 +299,20 @@ fn add_rows(
             // By the name's key, so that a player's games with and
             // without an ID fall in one group.
             counts_of.buckets[*group].absorb(counts);
-            add_spelling(
-                counts_of.spellings.entry(key.clone()).or_default(),
-                &spelling,
-            );
-            counts_of
-                .by_name
-                .entry(key.clone())
-                .or_insert(Proportion::new(0, 0))
-                .absorb(counts);
+            match counts_of.spellings.get_mut(key.as_str()) {
+                Some(kept) => add_spelling_games(kept, spelling, counts, year),
+                None => {
+                    let mut kept = Vec::new();
+                    add_spelling_games(&mut kept, spelling, counts, year);
+                    counts_of.spellings.insert(key.clone(), kept);
+                }
+            }
+            match counts_of.by_name.get_mut(key.as_str()) {
+                Some(p) => p.absorb(counts),
+                None => {
+                    counts_of.by_name.insert(key.clone(), counts);
+                }
+            }
         }
     }
     Ok(())

@@ -38,15 +38,20 @@ impl Spelling {
     pub fn absorb(&mut self, other: &Spelling) {
         self.games.absorb(other.games);
         for y in &other.years {
-            match self.years.binary_search_by_key(&y.year, |k| k.year) {
-                Ok(i) => {
-                    let k = &mut self.years[i];
-                    k.games += y.games;
-                    k.rated += y.rated;
-                    k.rating_sum += y.rating_sum;
-                }
-                Err(i) => self.years.insert(i, *y),
+            self.add_year(*y);
+        }
+    }
+
+    /// Adds one year's games (kept sorted by year).
+    fn add_year(&mut self, y: YearGames) {
+        match self.years.binary_search_by_key(&y.year, |k| k.year) {
+            Ok(i) => {
+                let k = &mut self.years[i];
+                k.games += y.games;
+                k.rated += y.rated;
+                k.rating_sum += y.rating_sum;
             }
+            Err(i) => self.years.insert(i, y),
         }
     }
 }
@@ -56,6 +61,32 @@ pub fn add_spelling(kept: &mut Vec<Spelling>, spelling: &Spelling) {
     match kept.binary_search_by(|k| k.name.as_str().cmp(&spelling.name)) {
         Ok(i) => kept[i].absorb(spelling),
         Err(i) => kept.insert(i, spelling.clone()),
+    }
+}
+
+/// [`add_spelling`] of the spelling `name` with `games` in at most one
+/// year, made only when it is new to the identity.
+pub fn add_spelling_games(
+    kept: &mut Vec<Spelling>,
+    name: &str,
+    games: Proportion,
+    year: Option<YearGames>,
+) {
+    match kept.binary_search_by(|k| k.name.as_str().cmp(name)) {
+        Ok(i) => {
+            kept[i].games.absorb(games);
+            if let Some(y) = year {
+                kept[i].add_year(y);
+            }
+        }
+        Err(i) => kept.insert(
+            i,
+            Spelling {
+                name: name.to_string(),
+                games,
+                years: year.into_iter().collect(),
+            },
+        ),
     }
 }
 
