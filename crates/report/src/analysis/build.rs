@@ -271,7 +271,9 @@ impl<'a> SummaryBuilder<'a> {
         let pairing_rows = first.add(scoring::pairing_rows_query(used.clone()));
         let plus_remise = first.add(scoring::plus_remise_query(used.clone()));
         let names = first.add(rule_study::names_query(used.clone()));
-        let players = first.add(players::query(used.clone()));
+        let players = self
+            .by_queries
+            .then(|| first.add(players::query(used.clone())));
         let collection = first.add(collection::query(used.clone()));
         let evidence = first.add(collection::evidence_query(used.clone()));
         let draw_cells = first.add(expected::cells::cells_query(used.clone()));
@@ -317,6 +319,11 @@ impl<'a> SummaryBuilder<'a> {
             scoring::add_pairings(&mut scoring, second.get(pairings), &candidates)?;
         }
 
+        // The players' sides grouped in Rust too, unless by the query.
+        let batch_players = match players {
+            Some(_) => Ok(Default::default()),
+            None => players::counts_from_used(&used_rows),
+        };
         let counted = match queried {
             None => counters::count(&used_rows, &filters.bands)?,
             Some((cube, outcomes, gap, time_classes, clocks, play, draw_types, lengths)) => {
@@ -363,10 +370,12 @@ impl<'a> SummaryBuilder<'a> {
         };
         // Players fold once, at the end: `Summary::absorb` would fold them
         // at every batch.
-        let batch_players = first.get(players);
         let mut players_so_far = std::mem::take(&mut self.counts.players);
         let mut classical_so_far = std::mem::take(&mut self.counts.classical_players);
-        let (batch_all, batch_classical) = players::counts_and_classical(batch_players)?;
+        let (batch_all, batch_classical) = match players {
+            Some(ticket) => players::counts_and_classical(first.get(ticket))?,
+            None => batch_players?,
+        };
         players_so_far.absorb_unfolded(batch_all);
         classical_so_far.absorb_unfolded(batch_classical);
         for counts in [&mut players_so_far, &mut classical_so_far] {

@@ -239,13 +239,31 @@ pub fn counts_and_classical(df: &DataFrame) -> Result<(PlayerCounts, PlayerCount
     Ok((all, classical))
 }
 
+/// One group of [`query`]: a side's games in one year and format.
+#[derive(Clone, Copy)]
+struct SideGames<'a> {
+    player: Option<&'a str>,
+    fide_id: Option<&'a str>,
+    year: Option<i16>,
+    games: u64,
+    draws: u64,
+    rated: u64,
+    rating_sum: u64,
+    /// Counted also in the second counts (over-the-board classical).
+    also: bool,
+}
+
 /// Adds the rows of a frame of [`query`] to `out`, and those the mask
 /// holds to the second counts.
 fn add_rows(
     df: &DataFrame,
     out: &mut PlayerCounts,
-    mut also: Option<(&[bool], &mut PlayerCounts)>,
+    also: Option<(&[bool], &mut PlayerCounts)>,
 ) -> Result<()> {
+    let (mask, also) = match also {
+        Some((mask, counts)) => (Some(mask), Some(counts)),
+        None => (None, None),
+    };
     let players = df.column("player")?.str()?;
     let fide_ids = df.column("fide_id")?.str()?;
     let games = df.column("games")?.u64()?;
@@ -254,20 +272,104 @@ fn add_rows(
     let year = df.column("year").ok().map(|c| c.i16()).transpose()?;
     let rated = df.column("rated").ok().map(|c| c.u64()).transpose()?;
     let rating_sum = df.column("rating_sum").ok().map(|c| c.u64()).transpose()?;
+    let groups = (0..df.height()).map(|i| SideGames {
+        player: players.get(i),
+        fide_id: fide_ids.get(i),
+        year: year.and_then(|y| y.get(i)),
+        games: games.get(i).unwrap_or(0),
+        draws: draws.get(i).unwrap_or(0),
+        rated: rated.and_then(|r| r.get(i)).unwrap_or(0),
+        rating_sum: rating_sum.and_then(|r| r.get(i)).unwrap_or(0),
+        also: mask.is_some_and(|m| m[i]),
+    });
+    add_groups(groups, out, also);
+    Ok(())
+}
+
+/// The counts of [`query`] made from a batch's used rows directly (a
+/// frame of `table::prepare_frame`'s columns, its used rows only), for
+/// all games and for the over-the-board classical ones: the sides
+/// grouped as the query groups them, then added as
+/// [`counts_and_classical`] adds the query's groups.
+pub(crate) fn counts_from_used(used: &DataFrame) -> Result<(PlayerCounts, PlayerCounts)> {
+    let column = |c: Column| used.column(c.name());
+    let year = used.column(Column::Year.name())?.i16()?;
+    let is_draw = used.column(IS_DRAW)?.bool()?;
+    let play = used.column(PLAY)?.str()?;
+    let speed = used.column(EFFECTIVE_TIME_CLASS)?.str()?;
+    type Key<'a> = (
+        Option<&'a str>,
+        Option<&'a str>,
+        Option<i16>,
+        Option<&'a str>,
+        Option<&'a str>,
+    );
+    let mut groups: PlHashMap<Key, [u64; 4]> = PlHashMap::new();
+    for (player, fide_id, elo) in [
+        (Column::White, Column::WhiteFideId, Column::WhiteElo),
+        (Column::Black, Column::BlackFideId, Column::BlackElo),
+    ] {
+        let player = column(player)?.str()?;
+        let fide_id = column(fide_id)?.str()?;
+        let elo = column(elo)?.u16()?;
+        let rows = player
+            .iter()
+            .zip(fide_id.iter())
+            .zip(elo.iter())
+            .zip(year.iter())
+            .zip(is_draw.iter())
+            .zip(play.iter().zip(speed.iter()));
+        for (((((player, fide_id), elo), year), is_draw), (play, speed)) in rows {
+            let group = groups
+                .entry((player, fide_id, year, play, speed))
+                .or_default();
+            group[0] += 1;
+            group[1] += u64::from(is_draw == Some(true));
+            group[2] += u64::from(elo.is_some_and(|e| e > 0));
+            group[3] += elo.map_or(0, u64::from);
+        }
+    }
+    let classical = TimeClass::Classical.as_str();
+    let over_the_board = Play::OverTheBoard.as_str();
+    let mut all = PlayerCounts::default();
+    let mut classical_only = PlayerCounts::default();
+    let sides = groups.into_iter().map(
+        |((player, fide_id, year, play, speed), [games, draws, rated, rating_sum])| SideGames {
+            player,
+            fide_id,
+            year,
+            games,
+            draws,
+            rated,
+            rating_sum,
+            also: play == Some(over_the_board) && speed == Some(classical),
+        },
+    );
+    add_groups(sides, &mut all, Some(&mut classical_only));
+    Ok((all, classical_only))
+}
+
+/// Adds groups of [`query`] to `out`, and those the mask holds (by
+/// their place) to the second counts.
+fn add_groups<'a>(
+    groups: impl Iterator<Item = SideGames<'a>>,
+    out: &mut PlayerCounts,
+    mut also: Option<&mut PlayerCounts>,
+) {
     // A side comes back on many rows (a row a year and format): its
     // identity and group are made once a name and FIDE ID.
     type Side = Option<(String, usize)>;
     let mut sides: PlHashMap<(&str, Option<&str>), Side> = PlHashMap::new();
-    for i in 0..df.height() {
-        let counts = Proportion::new(draws.get(i).unwrap_or(0), games.get(i).unwrap_or(0));
-        let name = players.get(i);
+    for side_games in groups {
+        let counts = Proportion::new(side_games.draws, side_games.games);
+        let name = side_games.player;
         let also = match also.as_mut() {
-            Some((mask, counts)) if mask[i] => Some(&mut **counts),
+            Some(counts) if side_games.also => Some(&mut **counts),
             _ => None,
         };
         let side = match name {
             Some(name) => {
-                let id_tag = fide_ids.get(i);
+                let id_tag = side_games.fide_id;
                 sides.entry((name, id_tag)).or_insert_with(|| {
                     player_key(name).map(|name_key| {
                         let group = bucket(&name_key);
@@ -286,11 +388,11 @@ fn add_rows(
             continue;
         };
         let spelling = name.unwrap_or_default().trim();
-        let year = year.and_then(|y| y.get(i)).map(|year| YearGames {
+        let year = side_games.year.map(|year| YearGames {
             year,
             games: counts.n,
-            rated: rated.and_then(|r| r.get(i)).unwrap_or(0),
-            rating_sum: rating_sum.and_then(|r| r.get(i)).unwrap_or(0),
+            rated: side_games.rated,
+            rating_sum: side_games.rating_sum,
         });
         for counts_of in std::iter::once(&mut *out).chain(also) {
             if counts_of.buckets.is_empty() {
@@ -315,7 +417,6 @@ fn add_rows(
             }
         }
     }
-    Ok(())
 }
 
 /// One row of the concentration table.
