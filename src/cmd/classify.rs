@@ -115,7 +115,6 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    super::filters::use_player_aliases(args.player_aliases.as_deref())?;
     let exact = args.exact.then_some(explain::EXPLAIN_NODES);
     let job = Job {
         inputs: args.inputs,
@@ -130,6 +129,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             threads: args.threads,
             chunk_bytes: args.chunk_bytes.max(1),
             dedup: args.dedup,
+            aliases: super::filters::player_aliases(args.player_aliases.as_deref())?.into(),
             limits: args.limits,
             search: SearchOptions {
                 deep_nodes: exact.unwrap_or(args.search_nodes),

@@ -13,6 +13,7 @@ use remis_report::analysis::table::{
 use remis_report::analysis::{self, Filters, Loaded, Settings, Source};
 use remis_report::study::events::EventCatalogue;
 use remis_report::study::{BandScheme, EloBasis, EventPatterns};
+use remis_table::players::Aliases;
 
 /// The games tables a reading command reads: the same for every one.
 #[derive(clap::Args, Clone, Debug)]
@@ -154,11 +155,11 @@ impl FilterArgs {
     /// The filters, event patterns and catalogue (`path`, or the one
     /// built into remis) of a command.
     pub fn settings(&self, catalogue_path: Option<&PathBuf>) -> Result<Settings> {
-        use_player_aliases(self.player_aliases.as_deref())?;
         Ok(Settings {
             filters: self.filters()?,
             patterns: self.event_patterns()?,
             catalogue: catalogue(catalogue_path)?,
+            aliases: player_aliases(self.player_aliases.as_deref())?,
         })
     }
 
@@ -185,12 +186,14 @@ impl FilterArgs {
     }
 }
 
-/// Adds the aliases in `path` to the built-in player aliases.
-pub fn use_player_aliases(path: Option<&std::path::Path>) -> Result<()> {
-    let Some(path) = path else { return Ok(()) };
+/// The built-in player aliases, with those in `path` added.
+pub fn player_aliases(path: Option<&std::path::Path>) -> Result<Aliases> {
+    let Some(path) = path else {
+        return Ok(Aliases::default());
+    };
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    remis_table::players::use_aliases(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+    Aliases::with_user(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
 /// The catalogue in `path`, or the one built into remis.

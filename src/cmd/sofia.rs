@@ -36,6 +36,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         &settings.catalogue,
         &settings.patterns,
         settings.filters.short_draws,
+        &settings.aliases,
     );
     let mut out = remis_core::excerpt::TerminalSafe(std::io::stdout().lock());
     match args.format {

@@ -100,16 +100,6 @@ pub fn synthetic_pgn() -> Vec<u8> {
     zstd::stream::decode_all(File::open(path).unwrap()).unwrap()
 }
 
-/// The settings of the summary `classify` writes: the default filters,
-/// event patterns and catalogue.
-pub fn default_settings() -> remis_report::analysis::Settings {
-    remis_report::analysis::Settings {
-        filters: remis_report::analysis::Filters::default(),
-        patterns: remis_report::study::EventPatterns::default(),
-        catalogue: remis_report::study::events::EventCatalogue::built_in(),
-    }
-}
-
 pub fn read_table(path: &Path) -> DataFrame {
     ParquetReader::new(File::open(path).unwrap())
         .finish()

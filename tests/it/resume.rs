@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 use remis_report::analysis::summary;
 
 use crate::common;
-use common::{default_settings, read_table, remis, scratch, stderr, succeeded};
+use common::{read_table, remis, scratch, stderr, succeeded};
+use remis_report::analysis::Settings;
 
 fn sample() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data/lichess-sample.pgn.zst")
@@ -111,7 +112,7 @@ fn assert_same_run(table: &Path, want: &polars::prelude::DataFrame, what: &str) 
 fn a_run_killed_anywhere_resumes_to_the_uninterrupted_table() {
     let dir = scratch("killed");
     let input = sample();
-    let settings = default_settings();
+    let settings = Settings::default();
     let config = settings.config();
     // Never interrupted, with checkpoints and without.
     let plain = dir.join("plain");

@@ -11,7 +11,7 @@ use polars::prelude::{IntoLazy, SerReader};
 use remis_report::analysis::{self, Merge, Settings, Summary, summary};
 
 use crate::common;
-use common::{Scratch, default_settings, remis, scratch, succeeded};
+use common::{Scratch, remis, scratch, succeeded};
 
 /// The sample's PGN text, cut into `parts` files of whole games in order.
 fn sample_in_parts(dir: &Path, parts: usize) -> Vec<PathBuf> {
@@ -169,11 +169,7 @@ fn the_report_from_shard_summaries_equals_the_report_from_rows() {
 #[test]
 fn merged_summaries_equal_the_summary_of_the_union() {
     let (_dir, one, shards) = one_and_sharded("merge", 3);
-    let settings = Settings {
-        filters: analysis::Filters::default(),
-        patterns: remis_report::study::EventPatterns::default(),
-        catalogue: remis_report::study::events::EventCatalogue::built_in(),
-    };
+    let settings = Settings::default();
     let config = settings.config();
     let union = analysis::summarize_rows(&one.join("games.parquet"), &config).unwrap();
     let mut merged = Summary::default();
@@ -402,11 +398,7 @@ fn hostile_summaries_are_refused_not_followed() {
 #[test]
 fn a_summary_survives_its_file_format() {
     let (_dir, one, _) = one_and_sharded("roundtrip", 1);
-    let settings = Settings {
-        filters: analysis::Filters::default(),
-        patterns: remis_report::study::EventPatterns::default(),
-        catalogue: remis_report::study::events::EventCatalogue::built_in(),
-    };
+    let settings = Settings::default();
     let config = settings.config();
     let table = one.join("games.parquet");
     let counts = analysis::summarize_rows(&table, &config).unwrap();
@@ -548,7 +540,7 @@ fn a_round_robin_split_between_batches_is_ranked_whole() {
         &dir.join("rr.pgn"),
         &dir.join("table"),
         (200, 1),
-        (&default_settings(), true),
+        (&Settings::default(), true),
         &[1, 2, 4, 5, 7, 11, 12],
     );
     let study = remis_report::analysis::scoring::scoring_study(&whole.scoring);
@@ -557,7 +549,7 @@ fn a_round_robin_split_between_batches_is_ranked_whole() {
     // Past the pairings kept, the later batches are judged on their own:
     // the standings still add up, the split event is left out, the rest
     // is unchanged.
-    let settings = default_settings();
+    let settings = Settings::default();
     let config = settings.config();
     let builder = analysis::SummaryBuilder::new(&config).with_pairings_kept(3);
     let in_parts = analysis::summarize_with(&dir.join("table/games.parquet"), builder, 2).unwrap();
@@ -578,7 +570,7 @@ fn every_fixture_is_summarized_alike_in_any_batches() {
         &root.join("data/lichess-sample.pgn.zst"),
         &dir.join("sample"),
         (1 << 18, 5),
-        (&default_settings(), true),
+        (&Settings::default(), true),
         &[1000, 3333],
     );
     assert_eq!(whole.rows(), 3820);
@@ -590,7 +582,7 @@ fn every_fixture_is_summarized_alike_in_any_batches() {
     .unwrap();
     let settings = Settings {
         catalogue,
-        ..default_settings()
+        ..Settings::default()
     };
     let whole = classified_in_groups(
         &root.join("tests/data/synthetic-3000.pgn.zst"),
@@ -606,7 +598,7 @@ fn every_fixture_is_summarized_alike_in_any_batches() {
         &root.join("tests/data/synthetic-3000.pgn.zst"),
         &dir.join("synthetic-built-in"),
         (1 << 18, 5),
-        (&default_settings(), true),
+        (&Settings::default(), true),
         &[1500],
     );
 }
@@ -786,7 +778,7 @@ fn the_summary_counted_in_rust_equals_the_one_counted_by_the_polars_queries() {
             &std::fs::read_to_string(root.join("tests/data/events-synthetic.toml")).unwrap(),
         )
         .unwrap(),
-        ..default_settings()
+        ..Settings::default()
     };
     let inputs = [
         root.join("data/lichess-sample.pgn.zst"),
@@ -805,7 +797,7 @@ fn the_summary_counted_in_rust_equals_the_one_counted_by_the_polars_queries() {
                     .unwrap(),
             );
             let table = out.join("games.parquet");
-            let settings = default_settings();
+            let settings = Settings::default();
             let config = settings.config();
             let reference = analysis::summarize_with(
                 &table,

@@ -10,19 +10,18 @@ use remis_table::pipeline::RowGroup;
 use remis_table::safe_file::AtomicFile;
 use remis_table::writer::WrittenTable;
 
-use crate::analysis::{Config, Filters, Settings, SummaryBuilder, summary};
-use crate::study::{EventPatterns, events::EventCatalogue};
+use crate::analysis::{Config, Settings, SummaryBuilder, summary};
 
 /// Runs `job` (see [`remis_table::classify::run`]), each table with its
-/// summary unless `summarize` is false.
+/// summary unless `summarize` is false (its players read through the
+/// job's aliases, as the `--dedup` key is).
 pub fn run(job: &Job, summarize: bool, show: &mut dyn FnMut(Event)) -> Result<Outcome> {
     if !summarize {
         return remis_table::classify::run(job, None, show);
     }
     let settings = Settings {
-        filters: Filters::default(),
-        patterns: EventPatterns::default(),
-        catalogue: EventCatalogue::built_in(),
+        aliases: (*job.options.aliases).clone(),
+        ..Settings::default()
     };
     let config = settings.config();
     remis_table::classify::run(job, Some(&DefaultSummary { config: &config }), show)

@@ -70,7 +70,7 @@ pub fn write(loaded: &Loaded, settings: &Settings, page: &Page) -> Result<Writte
             settings: html::Settings {
                 patterns: settings.patterns.source_hash(),
                 catalogue: page.rule_study.then(|| settings.catalogue.source_hash()),
-                aliases: remis_table::players::aliases_hash(),
+                aliases: settings.aliases.hash(),
                 seed: analysis::rule_study::SEED,
             },
         },

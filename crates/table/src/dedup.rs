@@ -11,11 +11,12 @@
 
 use std::hash::{Hash, Hasher};
 
-/// The de-duplication key of a game.
+/// The de-duplication key of a game, its players read through `aliases`.
 ///
 /// ```
-/// use remis_table::dedup::game_key;
-/// let key = |w: &str, b: &str| game_key(Some(w), Some(b), Some(1984), Some("1/2-1/2"), 42, 80);
+/// use remis_table::{dedup::game_key, players::Aliases};
+/// let aliases = Aliases::default();
+/// let key = |w: &str, b: &str| game_key(Some(w), Some(b), Some(1984), Some("1/2-1/2"), 42, 80, &aliases);
 /// // Two databases' copies of one game.
 /// assert_eq!(key("Kasparov, Garry", "Karpov, Anatoly"), key("Kasparov,G", "Karpov,A"));
 /// ```
@@ -26,11 +27,12 @@ pub fn game_key(
     result: Option<&str>,
     movetext_hash: u64,
     plies: u32,
+    aliases: &crate::players::Aliases,
 ) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     // The players' identities: two databases spell one player apart.
-    white.and_then(crate::players::player_key).hash(&mut h);
-    black.and_then(crate::players::player_key).hash(&mut h);
+    white.and_then(|w| aliases.player_key(w)).hash(&mut h);
+    black.and_then(|b| aliases.player_key(b)).hash(&mut h);
     year.hash(&mut h);
     result.hash(&mut h);
     movetext_hash.hash(&mut h);
@@ -46,7 +48,18 @@ mod tests {
     fn copies_spelled_apart_share_a_key() {
         // Two databases' copies of one game: the player identity
         // (`players::player_key`) folds transliterations and accents.
-        let key = |w: &str, b: &str| game_key(Some(w), Some(b), Some(1978), Some("1/2-1/2"), 7, 90);
+        let aliases = crate::players::Aliases::default();
+        let key = |w: &str, b: &str| {
+            game_key(
+                Some(w),
+                Some(b),
+                Some(1978),
+                Some("1/2-1/2"),
+                7,
+                90,
+                &aliases,
+            )
+        };
         assert_eq!(
             key("Kortschnoj, Viktor", "Karpov, Anatoly"),
             key("Korchnoi,V", "Karpov,A")
@@ -60,6 +73,7 @@ mod tests {
 
     #[test]
     fn same_game_same_key() {
+        let aliases = crate::players::Aliases::default();
         let a = game_key(
             Some("Kasparov, Garry"),
             Some("Karpov, Anatoly"),
@@ -67,6 +81,7 @@ mod tests {
             Some("1/2-1/2"),
             42,
             80,
+            &aliases,
         );
         let b = game_key(
             Some("Kasparov,G"),
@@ -75,6 +90,7 @@ mod tests {
             Some("1/2-1/2"),
             42,
             80,
+            &aliases,
         );
         assert_eq!(a, b);
         let other_moves = game_key(
@@ -84,6 +100,7 @@ mod tests {
             Some("1/2-1/2"),
             43,
             80,
+            &aliases,
         );
         assert_ne!(a, other_moves);
         let swapped = game_key(
@@ -93,6 +110,7 @@ mod tests {
             Some("1/2-1/2"),
             42,
             80,
+            &aliases,
         );
         assert_ne!(a, swapped);
     }

@@ -12,13 +12,9 @@
 //! token each, and stay apart).
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
 /// The built-in alias table, as shipped.
 pub const ALIASES_TOML: &str = include_str!("../../../data/player_aliases.toml");
-
-/// The alias table in use, and its hash (for the summaries' fingerprint).
-static ALIASES: OnceLock<(HashMap<String, String>, u64)> = OnceLock::new();
 
 #[derive(serde::Deserialize)]
 struct AliasFile {
@@ -31,28 +27,57 @@ fn parse(text: &str) -> Result<HashMap<String, String>, String> {
         .map_err(|e| e.to_string())
 }
 
-fn aliases() -> &'static (HashMap<String, String>, u64) {
-    ALIASES.get_or_init(|| {
-        let table = parse(ALIASES_TOML).expect("the built-in player aliases parse");
-        (table, remis_core::fnv::fnv1a(ALIASES_TOML.as_bytes()))
-    })
+/// The surname aliases a player's identity is read through: the built-in
+/// table, and a user's entries on top (`--player-aliases`). One value made
+/// from the settings and handed to every reader of identities (the
+/// `--dedup` key, the summary's players, the rule study's pairs), fixed
+/// for a run; its hash goes into the summaries' fingerprint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Aliases {
+    table: HashMap<String, String>,
+    hash: u64,
 }
 
-/// Adds a user's aliases (TOML with an `[aliases]` table, as
-/// `data/player_aliases.toml`) to the built-in ones, a user's entry winning.
-/// Call it once, before any name is keyed: the table is fixed for the run.
-pub fn use_aliases(text: &str) -> Result<(), String> {
-    let mut table = parse(ALIASES_TOML).expect("the built-in player aliases parse");
-    table.extend(parse(text)?);
-    let hash = remis_core::fnv::fnv1a(format!("{ALIASES_TOML}\n{text}").as_bytes());
-    ALIASES
-        .set((table, hash))
-        .map_err(|_| "the player aliases are already in use".to_string())
+impl Default for Aliases {
+    /// The built-in table alone.
+    fn default() -> Self {
+        Aliases {
+            table: parse(ALIASES_TOML).expect("the built-in player aliases parse"),
+            hash: remis_core::fnv::fnv1a(ALIASES_TOML.as_bytes()),
+        }
+    }
 }
 
-/// A hash of the alias table in use, for the summaries' fingerprint.
-pub fn aliases_hash() -> u64 {
-    aliases().1
+impl Aliases {
+    /// The built-in table with a user's aliases (TOML with an `[aliases]`
+    /// table, as `data/player_aliases.toml`) added, a user's entry winning.
+    pub fn with_user(text: &str) -> Result<Aliases, String> {
+        let mut aliases = Aliases::default();
+        aliases.table.extend(parse(text)?);
+        aliases.hash = remis_core::fnv::fnv1a(format!("{ALIASES_TOML}\n{text}").as_bytes());
+        Ok(aliases)
+    }
+
+    /// A hash of the table, for the summaries' fingerprint.
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// A player's identity key: "surname initial", folded and read
+    /// through the alias table. `None` for no name (empty or `?`).
+    ///
+    /// ```
+    /// use remis_table::players::Aliases;
+    /// let aliases = Aliases::default();
+    /// let key = |name| aliases.player_key(name);
+    /// assert_eq!(key("Kortschnoj, Viktor"), key("Korchnoi,V"));
+    /// assert_eq!(key("Vachier-Lagrave, Maxime").as_deref(), Some("vachier lagrave m"));
+    /// assert_ne!(key("Kasparov,G"), key("Karpov,A"));
+    /// assert_eq!(key("?"), None);
+    /// ```
+    pub fn player_key(&self, name: &str) -> Option<String> {
+        identity_key(name, &self.table)
+    }
 }
 
 /// Latin letters with diacritics, folded to their base letters.
@@ -81,17 +106,8 @@ fn fold(c: char) -> &'static str {
     }
 }
 
-/// A player's identity key: "surname initial", folded and read through
-/// the alias table. `None` for no name (empty or `?`).
-///
-/// ```
-/// use remis_table::players::player_key;
-/// assert_eq!(player_key("Kortschnoj, Viktor"), player_key("Korchnoi,V"));
-/// assert_eq!(player_key("Vachier-Lagrave, Maxime").as_deref(), Some("vachier lagrave m"));
-/// assert_ne!(player_key("Kasparov,G"), player_key("Karpov,A"));
-/// assert_eq!(player_key("?"), None);
-/// ```
-pub fn player_key(name: &str) -> Option<String> {
+/// [`Aliases::player_key`], with the alias table.
+fn identity_key(name: &str, aliases: &HashMap<String, String>) -> Option<String> {
     let name = name.trim();
     if name.is_empty() || name == "?" {
         return None;
@@ -119,7 +135,7 @@ pub fn player_key(name: &str) -> Option<String> {
         Some((s, i)) if i.chars().count() == 1 && name.contains([',', ' ']) => (s, Some(i)),
         _ => (key.as_str(), None),
     };
-    let surname = aliases().0.get(surname).map_or(surname, String::as_str);
+    let surname = aliases.get(surname).map_or(surname, String::as_str);
     Some(match initial {
         Some(i) => format!("{surname} {i}"),
         None => surname.to_string(),
@@ -237,6 +253,10 @@ pub fn normalise_name(name: &str) -> String {
 mod tests {
     use super::*;
 
+    fn player_key(name: &str) -> Option<String> {
+        Aliases::default().player_key(name)
+    }
+
     #[test]
     fn one_player_many_spellings() {
         for spelling in [
@@ -322,5 +342,28 @@ mod tests {
             player_key("DrNykterstein").as_deref(),
             Some("drnykterstein")
         );
+    }
+}
+
+#[cfg(test)]
+mod alias_tests {
+    use super::*;
+
+    #[test]
+    fn a_users_alias_is_added_to_the_built_in_ones_and_changes_the_hash() {
+        let built_in = Aliases::default();
+        let user = Aliases::with_user("[aliases]\nsmyth = \"smith\"\n").unwrap();
+        assert_ne!(
+            built_in.player_key("Smyth, J"),
+            built_in.player_key("Smith, J")
+        );
+        assert_eq!(user.player_key("Smyth, J"), user.player_key("Smith, J"));
+        // The built-in ones still hold.
+        assert_eq!(
+            user.player_key("Kortschnoj,V"),
+            user.player_key("Korchnoi,V")
+        );
+        assert_ne!(user.hash(), built_in.hash());
+        assert!(Aliases::with_user("not toml [").is_err());
     }
 }

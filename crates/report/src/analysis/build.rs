@@ -322,7 +322,7 @@ impl<'a> SummaryBuilder<'a> {
         // The players' sides grouped in Rust too, unless by the query.
         let batch_players = match players {
             Some(_) => Ok(Default::default()),
-            None => players::counts_from_used(&used_rows),
+            None => players::counts_from_used(&used_rows, self.config.aliases),
         };
         let counted = match queried {
             None => counters::count(&used_rows, &filters.bands)?,
@@ -373,7 +373,7 @@ impl<'a> SummaryBuilder<'a> {
         let mut players_so_far = std::mem::take(&mut self.counts.players);
         let mut classical_so_far = std::mem::take(&mut self.counts.classical_players);
         let (batch_all, batch_classical) = match players {
-            Some(ticket) => players::counts_and_classical(first.get(ticket))?,
+            Some(ticket) => players::counts_and_classical(first.get(ticket), self.config.aliases)?,
             None => batch_players?,
         };
         players_so_far.absorb_unfolded(batch_all);

@@ -34,6 +34,7 @@ use crate::study::events::EventCatalogue;
 pub use build::SummaryBuilder;
 pub use draws::DrawStats;
 pub use merge::Merge;
+use remis_table::players::Aliases;
 pub use summary::{Config, Summary, SummaryFileError};
 pub use table::Filters;
 
@@ -316,6 +317,7 @@ pub fn report(loaded: &Loaded, config: &Config, with_rule_study: bool) -> Report
                 config.catalogue,
                 config.patterns,
                 config.filters.short_draws,
+                config.aliases,
             )
         })
         .filter(|study| !study.is_empty());
@@ -356,6 +358,21 @@ pub struct Settings {
     pub filters: Filters,
     pub patterns: EventPatterns,
     pub catalogue: EventCatalogue,
+    /// The surname aliases players' identities are read through.
+    pub aliases: Aliases,
+}
+
+impl Default for Settings {
+    /// What `classify` writes its summary under: the default filters and
+    /// the built-in event patterns, catalogue and player aliases.
+    fn default() -> Self {
+        Settings {
+            filters: Filters::default(),
+            patterns: EventPatterns::default(),
+            catalogue: EventCatalogue::built_in(),
+            aliases: Aliases::default(),
+        }
+    }
 }
 
 impl Settings {
@@ -364,6 +381,7 @@ impl Settings {
             filters: &self.filters,
             patterns: &self.patterns,
             catalogue: &self.catalogue,
+            aliases: &self.aliases,
         }
     }
 }

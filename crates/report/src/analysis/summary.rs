@@ -129,6 +129,7 @@ pub struct Config<'a> {
     pub filters: &'a Filters,
     pub patterns: &'a EventPatterns,
     pub catalogue: &'a EventCatalogue,
+    pub aliases: &'a remis_table::players::Aliases,
 }
 
 impl Config<'_> {
@@ -154,7 +155,7 @@ impl Config<'_> {
             f.short_draws,
             self.patterns.source_hash(),
             self.catalogue.source_hash(),
-            remis_table::players::aliases_hash(),
+            self.aliases.hash(),
         )
     }
 

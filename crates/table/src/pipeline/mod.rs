@@ -27,6 +27,7 @@ use crate::{
     dedup::{self, Deduplicator},
     format::EventPatterns,
     parquet_input::ParquetSource,
+    players::Aliases,
     resume::Position,
     schema::Column,
     writer::{InputStamp, Manifest, ParquetSink, ROW_GROUP_ROWS, TableBuilder, WrittenTable},
@@ -45,6 +46,8 @@ pub struct Options {
     pub chunk_bytes: usize,
     /// Mark later copies of the same game (`duplicate`, `duplicate_of_row`).
     pub dedup: bool,
+    /// The surname aliases the `--dedup` key reads players' names through.
+    pub aliases: Arc<Aliases>,
     /// Caps on one game.
     pub limits: Limits,
     /// How much the dead-position and mating-chance search does.
@@ -66,6 +69,7 @@ impl Default for Options {
             threads: 0,
             chunk_bytes: 1 << 20,
             dedup: false,
+            aliases: Arc::new(Aliases::default()),
             limits: Limits::default(),
             search: SearchOptions::default(),
             resolver: SanResolver::default(),
@@ -358,8 +362,12 @@ fn replay(
                             if stop.load(Ordering::Relaxed) {
                                 return;
                             }
-                            let replayed =
-                                replay_chunk(replayer, chunk, options.dedup, &options.patterns);
+                            let replayed = replay_chunk(
+                                replayer,
+                                chunk,
+                                options.dedup.then_some(&*options.aliases),
+                                &options.patterns,
+                            );
                             let _ = done_tx.send(replayed);
                         },
                     )
@@ -423,7 +431,7 @@ fn replay(
 fn replay_chunk(
     replayer: &mut GameReplayer,
     chunk: input::Chunk,
-    dedup: bool,
+    dedup: Option<&Aliases>,
     patterns: &Arc<EventPatterns>,
 ) -> Replayed {
     let mut records = Vec::with_capacity(chunk.games.len());
@@ -438,11 +446,11 @@ fn replay_chunk(
     }
     let mut table = TableBuilder::with_patterns(records.len(), Arc::clone(patterns));
     let mut endings = BTreeMap::new();
-    let mut keys = Vec::with_capacity(if dedup { records.len() } else { 0 });
+    let mut keys = Vec::with_capacity(if dedup.is_some() { records.len() } else { 0 });
     for record in &records {
         table.push(&chunk.source, record);
         *endings.entry(record.ending).or_insert(0) += 1;
-        if dedup {
+        if let Some(aliases) = dedup {
             keys.push(dedup::game_key(
                 record.text.get(Field::White),
                 record.text.get(Field::Black),
@@ -450,6 +458,7 @@ fn replay_chunk(
                 record.result.map(GameResult::as_str),
                 record.movetext_hash,
                 record.plies,
+                aliases,
             ));
         }
     }

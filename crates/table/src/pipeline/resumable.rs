@@ -35,7 +35,7 @@ pub fn classify_resumable(
     let started = Instant::now();
     let (stamps, manifest) = manifest_of(inputs, options);
     let run = format!(
-        "remis {} {}; {:?}; search nodes {}, everywhere {}, off {}; dedup {}; chunks of {} bytes; row groups of {}; parts of {}; {:?}",
+        "remis {} {}; {:?}; search nodes {}, everywhere {}, off {}; dedup {} (player aliases {:016x}); chunks of {} bytes; row groups of {}; parts of {}; {:?}",
         env!("CARGO_PKG_VERSION"),
         options.run.as_ref().map_or("", |r| r.commit.as_str()),
         options.limits,
@@ -43,6 +43,7 @@ pub fn classify_resumable(
         options.search.everywhere,
         options.search.off,
         options.dedup,
+        options.aliases.hash(),
         options.chunk_bytes,
         options.row_group_rows,
         part_rows,

@@ -50,11 +50,7 @@ fn query_costs() -> Result<()> {
         anyhow::bail!("REMIS_COST_TABLE names no table");
     };
     let runs = 5;
-    let settings = crate::analysis::Settings {
-        filters: table::Filters::default(),
-        patterns: crate::study::EventPatterns::default(),
-        catalogue: crate::study::events::EventCatalogue::built_in(),
-    };
+    let settings = crate::analysis::Settings::default();
     let config = settings.config();
     let filters = config.filters;
     let rows = remis_table::writer::ROW_GROUP_ROWS;
@@ -246,8 +242,9 @@ fn query_costs() -> Result<()> {
         table_rows.push((format!("{name} (on the prepared rows)"), took));
     }
     let players_from = median(runs, || {
-        players::counts_from(&players)?;
-        players::counts_from(&players::classical(&players)?)?;
+        let aliases = remis_table::players::Aliases::default();
+        players::counts_from(&players, &aliases)?;
+        players::counts_from(&players::classical(&players)?, &aliases)?;
         Ok(())
     })?;
     table_rows.push(("players: counts_from, in Rust".to_string(), players_from));

@@ -70,7 +70,7 @@ fn the_labelled_pairs_are_kept_apart_or_joined() {
     assert!(pairs.len() >= 40, "{} pairs", pairs.len());
     let all: BTreeSet<&str> = pairs.iter().flat_map(|p| [p[0], p[1]]).collect();
     let all: Vec<&str> = all.into_iter().collect();
-    let together = resolve_identities(&counts_from(&frame(&all)).unwrap());
+    let together = resolve_identities(&counts_from(&frame(&all), &Aliases::default()).unwrap());
     // Each pair is judged among all the list's spellings, as a key's
     // spellings are: "Sokolov,Iv RUS" in 2007 is told from Ivan Sokolov by
     // his games of 2007, "Jakovenko, Dmitry" in 2010 joins Dmitrij through

@@ -34,7 +34,7 @@ use std::collections::BTreeMap;
 use anyhow::Result;
 use polars::prelude::*;
 use remis_core::fnv::fnv1a;
-use remis_table::players::{given_name, player_key, same_given_name};
+use remis_table::players::{Aliases, given_name, same_given_name};
 use remis_table::schema::Column;
 use serde::{Deserialize, Serialize};
 
@@ -222,20 +222,25 @@ fn classical_mask(df: &DataFrame) -> Result<Vec<bool>> {
         .collect())
 }
 
-pub fn counts_from(df: &DataFrame) -> Result<PlayerCounts> {
+/// The counts of a frame of [`query`], its players' identities read
+/// through `aliases`.
+pub fn counts_from(df: &DataFrame, aliases: &Aliases) -> Result<PlayerCounts> {
     let mut out = PlayerCounts::default();
-    add_rows(df, &mut out, None)?;
+    add_rows(df, aliases, &mut out, None)?;
     Ok(out)
 }
 
 /// The counts of a frame of [`query`], and those of its over-the-board
 /// classical rows: `counts_from(df)` and `counts_from(&classical(df)?)`
 /// in one pass, each name's key made once.
-pub fn counts_and_classical(df: &DataFrame) -> Result<(PlayerCounts, PlayerCounts)> {
+pub fn counts_and_classical(
+    df: &DataFrame,
+    aliases: &Aliases,
+) -> Result<(PlayerCounts, PlayerCounts)> {
     let mask = classical_mask(df)?;
     let mut all = PlayerCounts::default();
     let mut classical = PlayerCounts::default();
-    add_rows(df, &mut all, Some((&mask, &mut classical)))?;
+    add_rows(df, aliases, &mut all, Some((&mask, &mut classical)))?;
     Ok((all, classical))
 }
 
@@ -257,6 +262,7 @@ struct SideGames<'a> {
 /// holds to the second counts.
 fn add_rows(
     df: &DataFrame,
+    aliases: &Aliases,
     out: &mut PlayerCounts,
     also: Option<(&[bool], &mut PlayerCounts)>,
 ) -> Result<()> {
@@ -282,7 +288,7 @@ fn add_rows(
         rating_sum: rating_sum.and_then(|r| r.get(i)).unwrap_or(0),
         also: mask.is_some_and(|m| m[i]),
     });
-    add_groups(groups, out, also);
+    add_groups(groups, aliases, out, also);
     Ok(())
 }
 
@@ -291,7 +297,10 @@ fn add_rows(
 /// all games and for the over-the-board classical ones: the sides
 /// grouped as the query groups them, then added as
 /// [`counts_and_classical`] adds the query's groups.
-pub(crate) fn counts_from_used(used: &DataFrame) -> Result<(PlayerCounts, PlayerCounts)> {
+pub(crate) fn counts_from_used(
+    used: &DataFrame,
+    aliases: &Aliases,
+) -> Result<(PlayerCounts, PlayerCounts)> {
     let column = |c: Column| used.column(c.name());
     let year = used.column(Column::Year.name())?.i16()?;
     let is_draw = used.column(IS_DRAW)?.bool()?;
@@ -345,7 +354,7 @@ pub(crate) fn counts_from_used(used: &DataFrame) -> Result<(PlayerCounts, Player
             also: play == Some(over_the_board) && speed == Some(classical),
         },
     );
-    add_groups(sides, &mut all, Some(&mut classical_only));
+    add_groups(sides, aliases, &mut all, Some(&mut classical_only));
     Ok((all, classical_only))
 }
 
@@ -353,6 +362,7 @@ pub(crate) fn counts_from_used(used: &DataFrame) -> Result<(PlayerCounts, Player
 /// their place) to the second counts.
 fn add_groups<'a>(
     groups: impl Iterator<Item = SideGames<'a>>,
+    aliases: &Aliases,
     out: &mut PlayerCounts,
     mut also: Option<&mut PlayerCounts>,
 ) {
@@ -371,7 +381,7 @@ fn add_groups<'a>(
             Some(name) => {
                 let id_tag = side_games.fide_id;
                 sides.entry((name, id_tag)).or_insert_with(|| {
-                    player_key(name).map(|name_key| {
+                    aliases.player_key(name).map(|name_key| {
                         let group = bucket(&name_key);
                         let key = identity(name_key, id_tag.and_then(fide_id), given_name(name));
                         (key, group)
@@ -609,7 +619,7 @@ mod tests {
         let ids: Vec<Option<&str>> = vec![None; names.len()];
         let df =
             df!("player" => names, "fide_id" => ids, "games" => games, "draws" => draws).unwrap();
-        counts_from(&df).unwrap()
+        counts_from(&df, &Aliases::default()).unwrap()
     }
 
     #[test]
@@ -676,11 +686,11 @@ mod tests {
             "draws" => draws, "rated" => rated, "rating_sum" => rating_sum
         )
         .unwrap();
-        let (all, classical_only) = counts_and_classical(&df).unwrap();
-        assert_eq!(all, counts_from(&df).unwrap());
+        let (all, classical_only) = counts_and_classical(&df, &Aliases::default()).unwrap();
+        assert_eq!(all, counts_from(&df, &Aliases::default()).unwrap());
         assert_eq!(
             classical_only,
-            counts_from(&classical(&df).unwrap()).unwrap()
+            counts_from(&classical(&df).unwrap(), &Aliases::default()).unwrap()
         );
         assert_ne!(all, classical_only);
         // Sides without a name: 4 + 1 games, of which 4 over the board.
@@ -763,7 +773,11 @@ mod tests {
             "draws" => rows.iter().map(|_| 0u64).collect::<Vec<_>>()
         )
         .unwrap();
-        let c = concentration(&counts_from(&df).unwrap(), Proportion::new(0, 51), 10);
+        let c = concentration(
+            &counts_from(&df, &Aliases::default()).unwrap(),
+            Proportion::new(0, 51),
+            10,
+        );
         let top: Vec<(String, u64)> = c.top.iter().map(|f| (f.name.clone(), f.games.n)).collect();
         assert_eq!(
             top,

@@ -244,7 +244,7 @@ pub struct Edition {
     pub format: String,
     pub total: GroupStats,
     pub by_cell: BTreeMap<RatingCell, GroupStats>,
-    /// Games by the two players' identities (`player_key`, in order).
+    /// Games by the two players' identities (`Aliases::player_key`, in order).
     pub pairs: BTreeMap<(String, String), PairingStats>,
     /// Distinct `Round` values and players seen, and the highest round
     /// number: for judging how much of the event the data hold.
@@ -498,6 +498,7 @@ pub fn rule_study(
     catalogue: &EventCatalogue,
     patterns: &EventPatterns,
     short_limits: [u32; 2],
+    aliases: &remis_table::players::Aliases,
 ) -> RuleStudy {
     let mut study = RuleStudy {
         short_limits,
@@ -573,7 +574,9 @@ pub fn rule_study(
                 .absorb(Proportion::new(stats[1], stats[0]));
         }
         let identity = |name: &str| {
-            remis_table::players::player_key(name).unwrap_or_else(|| name.trim().to_string())
+            aliases
+                .player_key(name)
+                .unwrap_or_else(|| name.trim().to_string())
         };
         let (a, b) = (identity(white), identity(black));
         let pair = if a <= b { (a, b) } else { (b, a) };

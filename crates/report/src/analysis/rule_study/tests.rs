@@ -427,6 +427,7 @@ fn an_edition_that_pools_tournaments_is_split_by_tournament() {
         &EventCatalogue::built_in(),
         &crate::study::EventPatterns::default(),
         [20, 30],
+        &remis_table::players::Aliases::default(),
     );
     let gp = study
         .editions
