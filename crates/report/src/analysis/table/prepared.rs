@@ -283,5 +283,31 @@ pub fn prepare_frame(rows: &DataFrame, filters: &Filters) -> Result<DataFrame> {
     Ok(DataFrame::new(height, columns)?)
 }
 
+/// The columns in which [`prepare_frame`] differs from the lazy
+/// [`prepare`] on `rows` under `filters` (name, type or any value; an empty
+/// list when the two are one), with the Rust frame: how the tests hold the
+/// two ways of preparing a batch equal.
+pub fn prepared_differences(
+    rows: &DataFrame,
+    filters: &Filters,
+) -> Result<(Vec<String>, DataFrame)> {
+    let by_query =
+        collect(prepare(rows.clone().lazy(), filters)?)?.sort([ROW], Default::default())?;
+    let in_rust = prepare_frame(rows, filters)?;
+    let mut differ = Vec::new();
+    if in_rust.get_column_names() != by_query.get_column_names() {
+        differ.push("the columns' names or order".to_string());
+    }
+    for column in by_query.columns() {
+        let same = in_rust
+            .column(column.name())
+            .is_ok_and(|ours| ours.dtype() == column.dtype() && ours.equals_missing(column));
+        if !same {
+            differ.push(column.name().to_string());
+        }
+    }
+    Ok((differ, in_rust))
+}
+
 #[cfg(test)]
 mod tests;
