@@ -179,7 +179,7 @@ pub fn queries(
     // Where and how fast each edition was played, for matching controls
     // of the same format.
     let mut format_keys = keys();
-    format_keys.extend([Column::Play.col(), Column::Speed.col()]);
+    format_keys.extend([col(crate::analysis::table::PLAY), Column::Speed.col()]);
     Ok(Some([
         used.clone().group_by(group_keys).agg(aggs),
         used.clone().group_by(round_keys).agg(measure_counts()),
@@ -302,7 +302,7 @@ pub fn counts_from(frames: [&DataFrame; 4]) -> Result<RuleStudyCounts> {
             .or_default()
             .absorb(counts.each_ref().map(|c| c[i]));
     }
-    let play = formats.column(Column::Play.name())?.str()?;
+    let play = formats.column(crate::analysis::table::PLAY)?.str()?;
     let speed = formats.column(Column::Speed.name())?.str()?;
     let n = formats.column("n")?.u64()?;
     for i in 0..formats.height() {

@@ -161,7 +161,10 @@ pub const REASON: &str = "reason";
 pub const IS_DRAW: &str = "is_draw";
 pub const EFFECTIVE_TIME_CLASS: &str = "effective_time_class";
 pub const ROW: &str = "row";
-pub const PLAY: &str = "play";
+/// The kind of play as the report groups it (`Play::as_str`: "over the
+/// board", "online", "unknown" where the table's `play` is null): a column
+/// of its own beside the table's `play`, never in its place.
+pub const PLAY: &str = "play_or_unknown";
 pub const BASIS_ELO: &str = "basis_elo";
 pub const EVENT_SELECTED: &str = "event_selected";
 

@@ -269,8 +269,9 @@ pub fn prepare_frame(rows: &DataFrame, filters: &Filters) -> Result<DataFrame> {
         polars::prelude::Column::new(PLAY.into(), play),
         polars::prelude::Column::new(REASON.into(), reason),
     ];
-    // A derived column of a table column's name (`play`) takes its place,
-    // as `with_columns` puts it.
+    // A derived column of a table column's name would take its place, as
+    // `with_columns` puts it; none has one (the derived play is
+    // `play_or_unknown`, beside the table's `play`), so they all follow.
     let mut columns = Vec::with_capacity(rows.width() + derived.len() + 1);
     columns.push(polars::prelude::Column::new(ROW.into(), index));
     for column in rows.columns() {
