@@ -228,12 +228,16 @@ impl<'a> SummaryBuilder<'a> {
             table::prepare_frame(rows, filters)?
         };
         let reasons = prepared.column(table::REASON)?.str()?;
-        let mut coverage: BTreeMap<String, u64> = BTreeMap::new();
+        // Keyed by the borrowed reason while counting: a handful of
+        // distinct reasons, not a String made for every row.
+        let mut by_reason: BTreeMap<&str, u64> = BTreeMap::new();
         for reason in reasons.iter() {
-            *coverage
-                .entry(reason.unwrap_or_default().to_string())
-                .or_insert(0) += 1;
+            *by_reason.entry(reason.unwrap_or_default()).or_insert(0) += 1;
         }
+        let coverage: BTreeMap<String, u64> = by_reason
+            .into_iter()
+            .map(|(reason, n)| (reason.to_string(), n))
+            .collect();
         let is_used: BooleanChunked = reasons
             .iter()
             .map(|r| Some(r == Some(table::USED)))
