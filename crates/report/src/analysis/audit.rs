@@ -205,6 +205,19 @@ fn past_dead_position() -> Expr {
     dead_ending().and(Column::AutomaticDrawPly.col().lt(Column::Plies.col()))
 }
 
+/// What an example shows of its game.
+const EXAMPLE_COLUMNS: [Column; 9] = [
+    Column::White,
+    Column::Black,
+    Column::Event,
+    Column::Date,
+    Column::Result,
+    Column::Site,
+    Column::Source,
+    Column::GameNo,
+    Column::FinalFen,
+];
+
 /// The first games of each kind of contradiction, in table order, and
 /// then of the games that went on past a dead position.
 pub fn example_queries(used: LazyFrame) -> Vec<LazyFrame> {
@@ -215,18 +228,13 @@ pub fn example_queries(used: LazyFrame) -> Vec<LazyFrame> {
         .map(|rows| {
             used.clone()
                 .filter(rows)
-                .select([
-                    Column::White.col(),
-                    Column::Black.col(),
-                    Column::Event.col(),
-                    Column::Date.col(),
-                    Column::Result.col(),
-                    Column::Site.col(),
-                    Column::Source.col(),
-                    Column::GameNo.col(),
-                    Column::FinalFen.col(),
-                    col(ROW),
-                ])
+                .select(
+                    EXAMPLE_COLUMNS
+                        .map(|c| c.col())
+                        .into_iter()
+                        .chain([col(ROW)])
+                        .collect::<Vec<_>>(),
+                )
                 .sort([ROW], SortMultipleOptions::default())
                 .limit(EXAMPLES as IdxSize)
         })
@@ -275,6 +283,76 @@ pub fn counts_query(used: LazyFrame) -> LazyFrame {
     used.select(sums)
 }
 
+/// [`audit_from`] the [`counts_query`] and the [`example_queries`],
+/// counted in Rust from a batch's used rows (of
+/// [`super::table::prepare_frame`]'s columns, in table order): the same
+/// sums, null being no, and the same first rows of each kind as examples.
+pub fn count_used(used: &DataFrame) -> Result<Audit> {
+    let column = |name: &str| used.column(name);
+    let deadness = column(Column::FinalPositionDeadness.name())?.str()?;
+    let flag = column(Column::FlagOpponentCanMate.name())?.str()?;
+    let reason = column(Column::MismatchReason.name())?.str()?;
+    let ending = column(Column::Ending.name())?.str()?;
+    let automatic_draw = column(Column::AutomaticDrawPly.name())?.u32()?;
+    let plies = column(Column::Plies.name())?.u32()?;
+    let is = |value: Option<&str>, word: &str| value == Some(word);
+    let dead_endings = [
+        Ending::DeadPosition.as_str(),
+        Ending::InsufficientMaterial.as_str(),
+    ];
+    let mut out = Audit {
+        games: used.height() as u64,
+        ..Audit::default()
+    };
+    // The rows of each kind's examples: each mismatch, then past a dead
+    // position.
+    let mut example_rows: Vec<Vec<IdxSize>> = vec![Vec::new(); Mismatch::ALL.len() + 1];
+    let rows = deadness
+        .iter()
+        .zip(flag.iter())
+        .zip(reason.iter())
+        .zip(ending.iter())
+        .zip(automatic_draw.iter())
+        .zip(plies.iter());
+    for (row, (((((deadness, flag), reason), ending), automatic_draw), plies)) in rows.enumerate() {
+        let search_dead = is(deadness, Deadness::DeadBySearch.as_str());
+        out.dead_final +=
+            u64::from(search_dead || is(deadness, Deadness::InsufficientMaterial.as_str()));
+        out.dead_by_search += u64::from(search_dead);
+        out.search_unknown +=
+            u64::from(is(deadness, Deadness::Unknown.as_str()) || is(flag, Mate::Unknown.as_str()));
+        out.presumed_alive += u64::from(is(deadness, Deadness::PresumedAlive.as_str()));
+        out.presumed_mateable += u64::from(is(flag, Mate::Presumed.as_str()));
+        let past_dead = ending.is_some_and(|e| dead_endings.contains(&e))
+            && matches!((automatic_draw, plies), (Some(a), Some(p)) if a < p);
+        let mut found = |k: usize, finding: &mut Finding| {
+            finding.games += 1;
+            if example_rows[k].len() < EXAMPLES {
+                example_rows[k].push(row as IdxSize);
+            }
+        };
+        if let Some(k) = reason.and_then(|r| Mismatch::ALL.iter().position(|m| m.as_str() == r)) {
+            found(k, &mut out.mismatches[k].1);
+        }
+        if past_dead {
+            found(Mismatch::ALL.len(), &mut out.past_dead_position);
+        }
+    }
+    out.dead_mid_game = out.past_dead_position.games;
+    let shown = used.select(EXAMPLE_COLUMNS.map(Column::name))?;
+    let findings = out
+        .mismatches
+        .iter_mut()
+        .map(|(_, finding)| finding)
+        .chain(std::iter::once(&mut out.past_dead_position));
+    for (finding, rows) in findings.zip(example_rows) {
+        if !rows.is_empty() {
+            finding.examples = examples(&shown.take(&IdxCa::from_vec("rows".into(), rows))?)?;
+        }
+    }
+    Ok(out)
+}
+
 /// The audit from its counts and its example frames (in the order of
 /// [`example_queries`]).
 pub fn audit_from(counts: &DataFrame, examples_of: &[&DataFrame]) -> Result<Audit> {
@@ -309,4 +387,75 @@ pub fn audit_from(counts: &DataFrame, examples_of: &[&DataFrame]) -> Result<Audi
         presumed_alive: count("presumed_alive")?,
         presumed_mateable: count("presumed_mateable")?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::table::collect;
+
+    /// The audit counted in Rust and by its queries, on rows with every
+    /// mix of nulls that a sum over `or` and `<` sees, and more examples
+    /// of a kind than are kept.
+    #[test]
+    fn the_audit_counted_in_rust_is_the_queries_audit() {
+        let dead = Some(Ending::DeadPosition.as_str());
+        let bare = Some(Ending::InsufficientMaterial.as_str());
+        let mated = Some(Mismatch::WinnerMated.as_str());
+        let on_time = Some(Mismatch::WinOnTimeWithoutMate.as_str());
+        let by_search = Some(Deadness::DeadBySearch.as_str());
+        let used = df!(
+            Column::FinalPositionDeadness.name() => [
+                None, Some("unknown"), by_search, Some("insufficient_material"),
+                Some("presumed_alive"), None, Some("alive"), None, None, None,
+            ],
+            Column::FlagOpponentCanMate.name() => [
+                Some("unknown"), None, Some("presumed_possible"), None,
+                Some("unknown"), None, Some("possible"), None, None, None,
+            ],
+            Column::MismatchReason.name() => [
+                mated, None, mated, Some("no_such_reason"), mated, mated, on_time, mated, mated,
+                None,
+            ],
+            Column::Ending.name() => [
+                dead, dead, bare, None, dead, bare, Some("checkmate"), dead, None, bare,
+            ],
+            Column::AutomaticDrawPly.name() => [
+                Some(10u32), None, Some(3), Some(1), Some(20), Some(4), Some(1), Some(7), Some(1),
+                Some(9),
+            ],
+            Column::Plies.name() => [
+                Some(12u32), Some(12), None, Some(5), Some(20), Some(9), Some(9), Some(9), Some(2),
+                Some(11),
+            ],
+            Column::White.name() => ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"],
+            Column::Black.name() => [Some("k"), None, Some("m"), None, None, None, None, None, None, None],
+            Column::Event.name() => [None::<&str>; 10],
+            Column::Date.name() => [Some("2020.01.01"); 10],
+            Column::Result.name() => ["1-0"; 10],
+            Column::Site.name() => [None::<&str>; 10],
+            Column::Source.name() => ["f.pgn"; 10],
+            Column::GameNo.name() => [
+                Some(1u32), Some(2), None, Some(4), Some(5), None, Some(7), Some(8), Some(9),
+                Some(10),
+            ],
+            Column::FinalFen.name() => [Some("8/8/8/8/8/8/8/K1k5 w - - 0 1"); 10],
+            ROW => (0..10u32).collect::<Vec<_>>(),
+        )
+        .unwrap();
+        let counts = collect(counts_query(used.clone().lazy())).unwrap();
+        let examples: Vec<DataFrame> = example_queries(used.clone().lazy())
+            .into_iter()
+            .map(|q| collect(q).unwrap())
+            .collect();
+        let examples: Vec<&DataFrame> = examples.iter().collect();
+        let by_queries = audit_from(&counts, &examples).unwrap();
+        let in_rust = count_used(&used).unwrap();
+        assert_eq!(in_rust, by_queries);
+        // What the rows hold, so that the comparison is not of nothing.
+        assert_eq!(in_rust.search_unknown, 3, "null or unknown is unknown");
+        assert_eq!(in_rust.dead_mid_game, 4);
+        assert_eq!(in_rust.mismatches[1].1.games, 6);
+        assert_eq!(in_rust.mismatches[1].1.examples.len(), EXAMPLES);
+    }
 }

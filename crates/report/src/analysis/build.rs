@@ -263,23 +263,27 @@ impl<'a> SummaryBuilder<'a> {
                 first.add(games::lengths_query(used.clone())),
             )
         });
-        let eco = first.add(games::opening_query(used.clone(), Column::Eco));
-        let opening = first.add(games::opening_query(used.clone(), Column::Opening));
-        let format_audit = first.add(format_audit::query(used.clone()));
-        let audit_counts = first.add(audit::counts_query(used.clone()));
-        let audit_examples: Vec<table::Ticket> = audit::example_queries(used.clone())
-            .into_iter()
-            .map(|q| first.add(q))
-            .collect();
+        // The openings, audits, plus-remise and collection counted in Rust
+        // too, each pass beside its query (`counters::tally`).
+        let tallied_by_queries = self.by_queries.then(|| counters::TallyTickets {
+            eco: first.add(games::opening_query(used.clone(), Column::Eco)),
+            opening: first.add(games::opening_query(used.clone(), Column::Opening)),
+            format_audit: first.add(format_audit::query(used.clone())),
+            audit_counts: first.add(audit::counts_query(used.clone())),
+            audit_examples: audit::example_queries(used.clone())
+                .into_iter()
+                .map(|q| first.add(q))
+                .collect(),
+            plus_remise: first.add(scoring::plus_remise_query(used.clone())),
+            collection: first.add(collection::query(used.clone())),
+            evidence: first.add(collection::evidence_query(used.clone())),
+        });
         let event_games = first.add(scoring::event_games_query(used.clone()));
         let pairing_rows = first.add(scoring::pairing_rows_query(used.clone()));
-        let plus_remise = first.add(scoring::plus_remise_query(used.clone()));
         let names = first.add(rule_study::names_query(used.clone()));
         let players = self
             .by_queries
             .then(|| first.add(players::query(used.clone())));
-        let collection = first.add(collection::query(used.clone()));
-        let evidence = first.add(collection::evidence_query(used.clone()));
         let draw_cells = first.add(expected::cells::cells_query(used.clone()));
         let first = first.run()?;
 
@@ -312,11 +316,8 @@ impl<'a> SummaryBuilder<'a> {
             Some(tickets) => rule_study::counts_from(tickets.map(|t| second.get(t)))?,
             None => rule_study::RuleStudyCounts::default(),
         };
-        let mut scoring = scoring::batch_counts_from(
-            first.get(event_games),
-            second.get(standings),
-            first.get(plus_remise),
-        )?;
+        let mut scoring =
+            scoring::batch_counts_from(first.get(event_games), second.get(standings))?;
         if let Some(pairings) = pairings {
             // Judged on its own: the candidates from this batch's standings.
             let candidates = scoring::candidates(&scoring);
@@ -345,8 +346,12 @@ impl<'a> SummaryBuilder<'a> {
                 }
             }
         };
+        let tallied = match tallied_by_queries {
+            None => counters::tally(&used_rows)?,
+            Some(tickets) => tickets.read(&first)?,
+        };
+        scoring.plus_remise_draws = tallied.plus_remise_draws;
         drop(used_rows);
-        let examples: Vec<&DataFrame> = audit_examples.iter().map(|&t| first.get(t)).collect();
         let part = Summary {
             coverage,
             synthetic,
@@ -354,17 +359,17 @@ impl<'a> SummaryBuilder<'a> {
             cube: counted.cube,
             outcomes: counted.outcomes,
             rating_gap: counted.rating_gap,
-            openings: games::openings_from(first.get(eco), first.get(opening))?,
+            openings: tallied.openings,
             time_classes: counted.time_classes,
             clocks: counted.clocks,
             format: counted.format,
-            format_audit: format_audit::audit_from(first.get(format_audit))?,
+            format_audit: tallied.format_audit,
             scoring,
-            audit: audit::audit_from(first.get(audit_counts), &examples)?,
+            audit: tallied.audit,
             players: players::PlayerCounts::default(),
             classical_players: players::PlayerCounts::default(),
-            collection: collection::counts_from(first.get(collection))?,
-            evidence_bands: collection::evidence_from(first.get(evidence))?,
+            collection: tallied.collection,
+            evidence_bands: tallied.evidence_bands,
             expected: expected::cells::counts_from(
                 first.get(draw_cells),
                 series_cells.map(|t| second.get(t)),

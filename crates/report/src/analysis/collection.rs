@@ -17,8 +17,8 @@ use anyhow::Result;
 use polars::prelude::*;
 
 use super::merge::Merge;
-use super::population::{ByFormat, by_format, format_keys};
-use super::table::{BAND, band_of_row};
+use super::population::{ByFormat, by_format, format_keys, format_of};
+use super::table::{BAND, EFFECTIVE_TIME_CLASS, PLAY, band_of_row};
 use crate::study::Band;
 use remis_table::schema::Column;
 
@@ -110,6 +110,58 @@ pub fn counts_from(df: &DataFrame) -> Result<ByFormat<CollectedCounts>> {
     })
 }
 
+/// [`counts_from`] the [`query`], counted in Rust from a batch's used
+/// rows (of [`super::table::prepare_frame`]'s columns): whether a player
+/// is named by a source is decided once for each source and player.
+pub fn count_used(used: &DataFrame) -> Result<ByFormat<CollectedCounts>> {
+    let column = |name: &str| used.column(name);
+    let source = column(Column::Source.name())?.str()?;
+    let white = column(Column::White.name())?.str()?;
+    let black = column(Column::Black.name())?.str()?;
+    let band = column(BAND)?.i32()?;
+    let play = column(PLAY)?.str()?;
+    let speed = column(EFFECTIVE_TIME_CLASS)?.str()?;
+    let mut stems: PlHashMap<&str, String> = PlHashMap::new();
+    let mut named: PlHashMap<(&str, &str), bool> = PlHashMap::new();
+    let mut cells: PlHashMap<_, [u64; 2]> = PlHashMap::new();
+    let rows = source
+        .iter()
+        .zip(white.iter())
+        .zip(black.iter())
+        .zip(band.iter())
+        .zip(play.iter())
+        .zip(speed.iter());
+    for (((((source, white), black), band), play), speed) in rows {
+        let source = source.unwrap_or("");
+        let mut is_named = false;
+        for player in [white, black].into_iter().flatten() {
+            is_named = *named.entry((source, player)).or_insert_with(|| {
+                let stem = stems.entry(source).or_insert_with(|| source_stem(source));
+                names(player, stem)
+            });
+            if is_named {
+                break;
+            }
+        }
+        let cell = cells.entry((band, play, speed)).or_default();
+        cell[0] += 1;
+        cell[1] += u64::from(is_named);
+    }
+    let mut out: ByFormat<CollectedCounts> = ByFormat::default();
+    for ((band, play, speed), [games, named]) in cells {
+        let cell = out
+            .parts
+            .entry(format_of(play, speed))
+            .or_default()
+            .0
+            .entry(band_of_row(band))
+            .or_default();
+        cell[0] += games;
+        cell[1] += named;
+    }
+    Ok(out)
+}
+
 /// What kind of sample the games of a population look like.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub enum Kind {
@@ -179,6 +231,23 @@ mod tests {
         assert_eq!(by.0[&Band::Rated(2500)], [1, 0]);
         assert_eq!(by.0[&Band::Unrated], [1, 0]);
         assert_eq!(kind(&by, false), Some(Kind::PlayersFiles));
+        // Counted in Rust from the used rows, as by the query (the
+        // fixtures' files name none of their players).
+        let used = df!(
+            "source" => [Some("p/Tal.pgn"), Some("p/Tal.pgn"), Some("q/Keres.pgn"), None, Some("p/Tal.pgn")],
+            "white" => [Some("Tal, Mikhail"), None, Some("Smyslov, V"), Some("Tal, M"), Some("Euwe, M")],
+            "black" => [None, Some("Tal,M"), Some("Keres, P"), None, Some("Tal, M")],
+            BAND => [Some(2600i32), Some(2600), Some(2500), None, Some(2600)],
+            super::super::table::PLAY => [Some("over the board"), Some("online"), Some("over the board"), None, Some("over the board")],
+            super::super::table::EFFECTIVE_TIME_CLASS => [Some("classical"), Some("blitz"), Some("classical"), Some("rapid"), None],
+        )
+        .unwrap();
+        let by_query =
+            counts_from(&super::super::table::collect(query(used.clone().lazy())).unwrap())
+                .unwrap();
+        assert_eq!(count_used(&used).unwrap(), by_query);
+        assert_eq!(by_query.all().0[&Band::Rated(2600)], [3, 3]);
+        assert_eq!(by_query.parts.len(), 4);
         let events = CollectedCounts([(Band::Unrated, [10, 1])].into());
         assert_eq!(kind(&events, false), Some(Kind::Events));
         assert_eq!(kind(&events, true), Some(Kind::PlatformExport));
@@ -220,6 +289,44 @@ pub fn evidence_query(used: LazyFrame) -> LazyFrame {
             .sum()
             .alias("draws"),
     ])
+}
+
+/// [`evidence_from`] the [`evidence_query`], counted in Rust from a
+/// batch's used rows (of [`super::table::prepare_frame`]'s columns).
+pub fn evidence_used(used: &DataFrame) -> Result<ByFormat<EvidenceBands>> {
+    let column = |name: &str| used.column(name);
+    let speed_by = column(Column::SpeedBy.name())?.str()?;
+    let band = column(BAND)?.i32()?;
+    let play = column(PLAY)?.str()?;
+    let speed = column(EFFECTIVE_TIME_CLASS)?.str()?;
+    let is_draw = column(super::table::IS_DRAW)?.bool()?;
+    let mut cells: PlHashMap<_, (u64, u64)> = PlHashMap::new();
+    let rows = speed_by
+        .iter()
+        .zip(band.iter())
+        .zip(play.iter())
+        .zip(speed.iter())
+        .zip(is_draw.iter());
+    for ((((speed_by, band), play), speed), is_draw) in rows {
+        // No `speed_by` is no evidence, as the query's null filter is.
+        if speed_by.is_none_or(|by| PRESUMED.contains(&by)) {
+            continue;
+        }
+        let cell = cells.entry((band, play, speed)).or_default();
+        cell.0 += 1;
+        cell.1 += u64::from(is_draw == Some(true));
+    }
+    let mut out: ByFormat<EvidenceBands> = ByFormat::default();
+    for ((band, play, speed), (games, draws)) in cells {
+        out.parts
+            .entry(format_of(play, speed))
+            .or_default()
+            .0
+            .entry(band_of_row(band))
+            .or_insert(crate::study::Proportion::new(0, 0))
+            .absorb(crate::study::Proportion::new(draws, games));
+    }
+    Ok(out)
 }
 
 pub fn evidence_from(df: &DataFrame) -> Result<ByFormat<EvidenceBands>> {

@@ -127,32 +127,83 @@ pub fn audit_from(df: &DataFrame) -> Result<FormatAudit> {
     let n = df.column("n")?.u64()?;
     let mut out = FormatAudit::default();
     for i in 0..df.height() {
-        let Some(kind) = play.get(i).and_then(Play::from_name) else {
-            continue;
-        };
-        let label = (kind, speed.get(i).unwrap_or("?").to_string());
-        let games = n.get(i).unwrap_or(0);
-        let key = (
-            label.clone(),
-            play_by.get(i).unwrap_or("nothing").to_string(),
-            speed_by.get(i).unwrap_or("?").to_string(),
+        let group = (
+            play.get(i),
+            speed.get(i),
+            play_by.get(i),
+            speed_by.get(i),
+            event.get(i),
         );
-        *out.evidence.entry(key).or_insert(0) += games;
-        let series = event
-            .get(i)
-            .map(str::trim)
-            .filter(|e| !e.is_empty() && *e != "?")
-            .map_or_else(|| "(no event)".to_string(), series_of);
-        *out.series
-            .entry(label)
-            .or_default()
-            .entry(series)
-            .or_insert(0) += games;
+        add_group(&mut out, group, n.get(i).unwrap_or(0));
     }
     for series in out.series.values_mut() {
         keep_largest(series);
     }
     Ok(out)
+}
+
+/// [`audit_from`] the [`query`], counted in Rust from a batch's used rows
+/// (of [`super::table::prepare_frame`]'s columns): grouped by the same
+/// keys, borrowed while counting, and each group added as the query's are.
+pub fn count_used(used: &DataFrame) -> Result<FormatAudit> {
+    let column = |name: &str| used.column(name);
+    let play = column(PLAY)?.str()?;
+    let speed = column(EFFECTIVE_TIME_CLASS)?.str()?;
+    let play_by = column(Column::PlayBy.name())?.str()?;
+    let speed_by = column(Column::SpeedBy.name())?.str()?;
+    let event = column(Column::Event.name())?.str()?;
+    let mut groups: PlHashMap<Group, u64> = PlHashMap::new();
+    let rows = play
+        .iter()
+        .zip(speed.iter())
+        .zip(play_by.iter())
+        .zip(speed_by.iter())
+        .zip(event.iter());
+    for ((((play, speed), play_by), speed_by), event) in rows {
+        *groups
+            .entry((play, speed, play_by, speed_by, event))
+            .or_insert(0) += 1;
+    }
+    let mut out = FormatAudit::default();
+    for (group, games) in groups {
+        add_group(&mut out, group, games);
+    }
+    for series in out.series.values_mut() {
+        keep_largest(series);
+    }
+    Ok(out)
+}
+
+/// A group of [`query`]: play, speed, `play_by`, `speed_by`, event.
+type Group<'s> = (
+    Option<&'s str>,
+    Option<&'s str>,
+    Option<&'s str>,
+    Option<&'s str>,
+    Option<&'s str>,
+);
+
+fn add_group(out: &mut FormatAudit, group: Group, games: u64) {
+    let (play, speed, play_by, speed_by, event) = group;
+    let Some(kind) = play.and_then(Play::from_name) else {
+        return;
+    };
+    let label = (kind, speed.unwrap_or("?").to_string());
+    let key = (
+        label.clone(),
+        play_by.unwrap_or("nothing").to_string(),
+        speed_by.unwrap_or("?").to_string(),
+    );
+    *out.evidence.entry(key).or_insert(0) += games;
+    let series = event
+        .map(str::trim)
+        .filter(|e| !e.is_empty() && *e != "?")
+        .map_or_else(|| "(no event)".to_string(), series_of);
+    *out.series
+        .entry(label)
+        .or_default()
+        .entry(series)
+        .or_insert(0) += games;
 }
 
 #[cfg(test)]

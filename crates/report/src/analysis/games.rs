@@ -9,7 +9,7 @@ use anyhow::Result;
 use polars::prelude::*;
 
 use super::merge::{Merge, pairs};
-use super::population::{ByFormat, by_format, format_keys};
+use super::population::{ByFormat, by_format, format_keys, format_of};
 use super::table::{
     BAND, BAND_IMPLAUSIBLE, EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, Play, band_of_row,
 };
@@ -245,6 +245,58 @@ pub fn openings_from(eco: &DataFrame, name: &DataFrame) -> Result<ByFormat<Openi
     }
     for (key, name) in name.parts {
         out.parts.entry(key).or_default().name = name;
+    }
+    Ok(out)
+}
+
+/// [`openings_from`] the two [`opening_query`]s, counted in Rust from a
+/// batch's used rows (of [`super::table::prepare_frame`]'s columns): the
+/// same rows left out, grouped by the same keys, borrowed while counting.
+pub fn openings_used(used: &DataFrame) -> Result<ByFormat<OpeningCounts>> {
+    let column = |name: &str| used.column(name);
+    let eco = column(Column::Eco.name())?.str()?;
+    let name = column(Column::Opening.name())?.str()?;
+    let kind = column(Column::DrawType.name())?.str()?;
+    let play = column(PLAY)?.str()?;
+    let speed = column(EFFECTIVE_TIME_CLASS)?.str()?;
+    let is_draw = column(IS_DRAW)?.bool()?;
+    type Key<'s> = (&'s str, Option<&'s str>, Option<&'s str>, Option<&'s str>);
+    // ECO, then name: games and draws.
+    let mut groups: [PlHashMap<Key, (u64, u64)>; 2] = Default::default();
+    fn named(value: Option<&str>) -> Option<&str> {
+        value.filter(|v| !v.is_empty() && *v != "?")
+    }
+    let rows = eco
+        .iter()
+        .zip(name.iter())
+        .zip(kind.iter())
+        .zip(play.iter())
+        .zip(speed.iter())
+        .zip(is_draw.iter());
+    for (((((eco, name), kind), play), speed), is_draw) in rows {
+        let drawn = u64::from(is_draw == Some(true));
+        for (group, opening) in groups.iter_mut().zip([eco, name]) {
+            if let Some(opening) = named(opening) {
+                let cell = group.entry((opening, kind, play, speed)).or_default();
+                cell.0 += 1;
+                cell.1 += drawn;
+            }
+        }
+    }
+    let mut out: ByFormat<OpeningCounts> = ByFormat::default();
+    for (by_eco, group) in [true, false].into_iter().zip(groups) {
+        for ((opening, kind, play, speed), (games, draws)) in group {
+            let part = out.parts.entry(format_of(play, speed)).or_default();
+            let counts = if by_eco {
+                &mut part.eco
+            } else {
+                &mut part.name
+            };
+            counts
+                .entry((opening.to_string(), kind.map(str::to_string)))
+                .or_insert(Proportion::new(0, 0))
+                .absorb(Proportion::new(draws, games));
+        }
     }
     Ok(out)
 }

@@ -62,6 +62,17 @@ pub fn format_keys() -> [Expr; 2] {
     [col(PLAY), col(EFFECTIVE_TIME_CLASS)]
 }
 
+/// The format of a row's [`format_keys`] values, as [`by_format`] keys
+/// it: a kind of play it does not know is [`Play::Unknown`], no speed "".
+/// The counts made in Rust key their groups by it too, so that theirs and
+/// the queries' are one.
+pub fn format_of(play: Option<&str>, speed: Option<&str>) -> (Play, String) {
+    (
+        play.and_then(Play::from_name).unwrap_or(Play::Unknown),
+        speed.unwrap_or_default().to_string(),
+    )
+}
+
 /// A query's result, grouped also by [`format_keys`], parsed format by
 /// format with `parse` (which reads its own columns and ignores these).
 pub fn by_format<T>(
@@ -72,12 +83,7 @@ pub fn by_format<T>(
     let speed = df.column(EFFECTIVE_TIME_CLASS)?.str()?;
     let mut rows: BTreeMap<(Play, String), Vec<IdxSize>> = BTreeMap::new();
     for i in 0..df.height() {
-        let key = (
-            play.get(i)
-                .and_then(Play::from_name)
-                .unwrap_or(Play::Unknown),
-            speed.get(i).unwrap_or_default().to_string(),
-        );
+        let key = format_of(play.get(i), speed.get(i));
         rows.entry(key).or_default().push(i as IdxSize);
     }
     let mut parts = BTreeMap::new();

@@ -302,6 +302,50 @@ pub fn plus_remise_query(used: LazyFrame) -> LazyFrame {
         .agg([len().cast(DataType::UInt64).alias("n")])
 }
 
+/// The plus-remise decisions of a frame of [`plus_remise_query`].
+pub fn plus_remise_from(plus_remise: &DataFrame) -> Result<BTreeMap<(String, u8), u64>> {
+    let (w, r, n) = (
+        plus_remise.column(Column::PlusRemiseWinner.name())?.str()?,
+        plus_remise.column(Column::PlusRemiseRule.name())?.u8()?,
+        plus_remise.column("n")?.u64()?,
+    );
+    let mut out = BTreeMap::new();
+    for i in 0..plus_remise.height() {
+        *out.entry((w.get(i).unwrap_or("?").to_string(), r.get(i).unwrap_or(0)))
+            .or_insert(0) += n.get(i).unwrap_or(0);
+    }
+    Ok(out)
+}
+
+/// [`plus_remise_from`] the [`plus_remise_query`], counted in Rust from a
+/// batch's used rows: the drawn games of a named event that plus-remise
+/// decides.
+pub fn plus_remise_used(used: &DataFrame) -> Result<BTreeMap<(String, u8), u64>> {
+    let column = |name: &str| used.column(name);
+    let event = column(Column::Event.name())?.str()?;
+    let result = column(Column::Result.name())?.str()?;
+    let winner = column(Column::PlusRemiseWinner.name())?.str()?;
+    let rule = column(Column::PlusRemiseRule.name())?.u8()?;
+    let draw = GameResult::Draw.as_str();
+    let mut groups: PlHashMap<(&str, Option<u8>), u64> = PlHashMap::new();
+    let rows = event
+        .iter()
+        .zip(result.iter())
+        .zip(winner.iter())
+        .zip(rule.iter());
+    for (((event, result), winner), rule) in rows {
+        if let (Some(_), Some(winner)) = (event, winner.filter(|_| result == Some(draw))) {
+            *groups.entry((winner, rule)).or_insert(0) += 1;
+        }
+    }
+    let mut out = BTreeMap::new();
+    for ((winner, rule), n) in groups {
+        *out.entry((winner.to_string(), rule.unwrap_or(0)))
+            .or_insert(0) += n;
+    }
+    Ok(out)
+}
+
 /// Every player's points in the events of at most
 /// [`STANDINGS_MAX_GAMES`] games (`event_games`: the result of
 /// [`event_games_query`]).
@@ -456,13 +500,10 @@ pub fn candidate_pairings_query(
 
 /// The counts of one batch of rows, which add up across batches: games
 /// per event, the standings of its events of at most
-/// [`STANDINGS_MAX_GAMES`] games (frame of [`standings_query`]) and the
-/// plus-remise decisions. The pairings come from [`add_pairings`].
-pub fn batch_counts_from(
-    event_games: &DataFrame,
-    standings: &DataFrame,
-    plus_remise: &DataFrame,
-) -> Result<ScoringCounts> {
+/// [`STANDINGS_MAX_GAMES`] games (frame of [`standings_query`]). The
+/// plus-remise decisions come from [`plus_remise_from`] or
+/// [`plus_remise_used`], the pairings from [`add_pairings`].
+pub fn batch_counts_from(event_games: &DataFrame, standings: &DataFrame) -> Result<ScoringCounts> {
     let mut out = ScoringCounts::default();
     let events = event_games.column(Column::Event.name())?.str()?;
     let years = event_games.column(Column::Year.name())?.i16()?;
@@ -472,16 +513,6 @@ pub fn batch_counts_from(
         *out.event_games.entry(key).or_insert(0) += n.get(i).unwrap_or(0);
     }
     add_standings(&mut out, standings)?;
-    let (w, r, n) = (
-        plus_remise.column(Column::PlusRemiseWinner.name())?.str()?,
-        plus_remise.column(Column::PlusRemiseRule.name())?.u8()?,
-        plus_remise.column("n")?.u64()?,
-    );
-    for i in 0..plus_remise.height() {
-        *out.plus_remise_draws
-            .entry((w.get(i).unwrap_or("?").to_string(), r.get(i).unwrap_or(0)))
-            .or_insert(0) += n.get(i).unwrap_or(0);
-    }
     Ok(out)
 }
 
@@ -549,7 +580,8 @@ fn counts(used: LazyFrame) -> Result<ScoringCounts> {
     let event_games = collect(event_games_query(used.clone()))?;
     let plus_remise = collect(plus_remise_query(used.clone()))?;
     let standings = collect(standings_query(used.clone(), &event_games))?;
-    let mut out = batch_counts_from(&event_games, &standings, &plus_remise)?;
+    let mut out = batch_counts_from(&event_games, &standings)?;
+    out.plus_remise_draws = plus_remise_from(&plus_remise)?;
     let pairings = collect(pairings_query(used, &event_games))?;
     let candidates = candidates(&out);
     add_pairings(&mut out, &pairings, &candidates)?;

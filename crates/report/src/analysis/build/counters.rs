@@ -1,21 +1,30 @@
 //! The summary's simplest counts made in Rust, in one pass over a batch's
 //! used rows, each column read once: the draw cube, outcomes, rating gap,
 //! time classes, clocks, and the format counts (by play, draw types by
-//! class, lengths). Each is the count its polars query groups (kept for
-//! the reference path, [`SummaryBuilder::by_queries`]), with the same
+//! class, lengths). Then, by [`tally`], the counts whose counters sit
+//! beside their queries in their own modules (each a pass of its own
+//! over the columns it reads): the openings, the format audit, the audit
+//! with its examples, the plus-remise decisions, and the collection with
+//! its evidence bands. Each is the count its polars query groups (kept
+//! for the reference path, [`SummaryBuilder::by_queries`]), with the same
 //! keys: `tests/it/summaries.rs` holds the summaries equal on every
 //! fixture and on generated games (docs/performance.md, issue 50).
 
 use std::collections::BTreeMap;
 
 use super::*;
+use crate::analysis::audit::Audit;
+use crate::analysis::collection::{CollectedCounts, EvidenceBands};
+use crate::analysis::format_audit::FormatAudit;
 use crate::analysis::games::{
-    CLOCK_EDGES, Clocks, FormatCounts, GAP_EDGES, RatingGap, RatingSystem, TimeClasses,
+    CLOCK_EDGES, Clocks, FormatCounts, GAP_EDGES, OpeningCounts, RatingGap, RatingSystem,
+    TimeClasses,
 };
 use crate::analysis::outcomes::{OutcomeCells, OutcomeCounts};
 use crate::analysis::population::ByFormat;
 use crate::analysis::table::{
-    BAND, BAND_IMPLAUSIBLE, CubeKey, EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, Play, band_of_row,
+    BAND, BAND_IMPLAUSIBLE, CubeKey, EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, Play, Results, Ticket,
+    band_of_row,
 };
 use crate::study::{Band, BandScheme, Proportion};
 use remis_table::ratings::Ratings;
@@ -268,4 +277,60 @@ pub(super) fn count(used: &DataFrame, bands: &BandScheme) -> Result<Counted> {
         }
     }
     Ok(out)
+}
+
+/// The counts made in Rust by their own modules, each beside its query:
+/// the openings, the format audit, the audit with its examples, the
+/// plus-remise decisions, and the collection and its evidence bands.
+pub(super) struct Tallied {
+    pub openings: ByFormat<OpeningCounts>,
+    pub format_audit: FormatAudit,
+    pub audit: Audit,
+    pub plus_remise_draws: BTreeMap<(String, u8), u64>,
+    pub collection: ByFormat<CollectedCounts>,
+    pub evidence_bands: ByFormat<EvidenceBands>,
+}
+
+/// Counts the used rows of a batch (as [`count`]) for [`Tallied`].
+pub(super) fn tally(used: &DataFrame) -> Result<Tallied> {
+    Ok(Tallied {
+        openings: games::openings_used(used)?,
+        format_audit: format_audit::count_used(used)?,
+        audit: audit::count_used(used)?,
+        plus_remise_draws: scoring::plus_remise_used(used)?,
+        collection: collection::count_used(used)?,
+        evidence_bands: collection::evidence_used(used)?,
+    })
+}
+
+/// The queries of [`Tallied`]'s counts, in a batch: the reference path.
+pub(super) struct TallyTickets {
+    pub eco: Ticket,
+    pub opening: Ticket,
+    pub format_audit: Ticket,
+    pub audit_counts: Ticket,
+    /// In the order of [`audit::example_queries`].
+    pub audit_examples: Vec<Ticket>,
+    pub plus_remise: Ticket,
+    pub collection: Ticket,
+    pub evidence: Ticket,
+}
+
+impl TallyTickets {
+    /// The counts from the queries' results.
+    pub fn read(&self, results: &Results) -> Result<Tallied> {
+        let examples: Vec<&DataFrame> = self
+            .audit_examples
+            .iter()
+            .map(|&t| results.get(t))
+            .collect();
+        Ok(Tallied {
+            openings: games::openings_from(results.get(self.eco), results.get(self.opening))?,
+            format_audit: format_audit::audit_from(results.get(self.format_audit))?,
+            audit: audit::audit_from(results.get(self.audit_counts), &examples)?,
+            plus_remise_draws: scoring::plus_remise_from(results.get(self.plus_remise))?,
+            collection: collection::counts_from(results.get(self.collection))?,
+            evidence_bands: collection::evidence_from(results.get(self.evidence))?,
+        })
+    }
 }
