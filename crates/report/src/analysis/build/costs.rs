@@ -228,6 +228,15 @@ fn query_costs() -> Result<()> {
         "cube, outcomes, gap, time classes, clocks, format: counted in Rust".to_string(),
         counted,
     ));
+    let tallied = median(runs, || {
+        counters::tally(&used_rows)?;
+        Ok(())
+    })?;
+    table_rows.push((
+        "openings, format audit, audit, plus-remise, collection, evidence: counted in Rust"
+            .to_string(),
+        tallied,
+    ));
     let mut sum = Duration::ZERO;
     for (name, query) in &queries {
         let took = median(runs, || {
