@@ -1,12 +1,13 @@
 //! `classify` with its summary: beside each table it writes, the counts
 //! for the default filters, which the reading commands without filters
-//! read instead of the rows. They are counted from each row group as
-//! remis-table writes it ([`Beside`]): no second pass over the table.
+//! read instead of the rows. They are counted from the rows as
+//! remis-table numbers them, a chunk at a time ([`Beside`]): no second
+//! pass over the table.
 
 use anyhow::{Context, Result};
 
 use remis_table::classify::{Beside, Counter, Event, Job, Outcome};
-use remis_table::pipeline::RowGroup;
+use remis_table::pipeline::Rows;
 use remis_table::safe_file::AtomicFile;
 use remis_table::writer::WrittenTable;
 
@@ -47,7 +48,7 @@ struct Counting<'a> {
 }
 
 impl Counter for Counting<'_> {
-    fn add(&mut self, rows: &RowGroup) -> Result<()> {
+    fn add(&mut self, rows: &Rows) -> Result<()> {
         self.builder.add_frame(rows).context("counting the summary")
     }
 

@@ -1,10 +1,10 @@
 //! `remis classify` whole: the inputs named on the command line into one
 //! table, or into one shard per input, each committed with what is written
 //! beside it. The caller (remis-report, whose summary that is) hands in a
-//! [`Beside`] that counts every row group as it is written; a table and the
-//! file beside it are both written whole before either is renamed into
-//! place, so a failure at the second (a full disk) leaves the previous pair
-//! as it was.
+//! [`Beside`] that counts the rows as they are numbered, a chunk at a
+//! time; a table and the file beside it are both written whole before
+//! either is renamed into place, so a failure at the second (a full disk)
+//! leaves the previous pair as it was.
 
 use std::path::{Path, PathBuf};
 
@@ -18,7 +18,7 @@ use remis_core::{
 
 use crate::{
     parquet_input::ParquetSource,
-    pipeline::{self, Options, Progress, RowGroup},
+    pipeline::{self, Options, Progress, Rows},
     safe_file::AtomicFile,
     shards,
     writer::WrittenTable,
@@ -55,9 +55,10 @@ pub trait Beside: Sync {
     fn counter(&self) -> Box<dyn Counter + '_>;
 }
 
-/// Counts one table's row groups, in table order, on a thread of its own.
+/// Counts one table's rows, a chunk at a time in table order, on a thread
+/// of its own.
 pub trait Counter: Send {
-    fn add(&mut self, rows: &RowGroup) -> Result<()>;
+    fn add(&mut self, rows: &Rows) -> Result<()>;
     /// The rows counted, and the file for `table` written whole but not
     /// yet in place: it is committed after the table.
     fn finish(self: Box<Self>, table: &WrittenTable) -> Result<(u64, AtomicFile)>;
@@ -183,7 +184,7 @@ fn classify_into(
         bytes: input::total_size(inputs),
     });
     let mut counter = beside.map(Beside::counter);
-    let mut rows = |rows: &RowGroup| match counter.as_mut() {
+    let mut rows = |rows: &Rows| match counter.as_mut() {
         Some(counter) => counter.add(rows),
         None => Ok(()),
     };

@@ -111,8 +111,11 @@ pub fn replay_threads(asked: usize) -> Threads {
     }
 }
 
-/// A row group of the table, as [`classify`] hands it to its caller.
-pub type RowGroup = polars::prelude::DataFrame;
+/// Rows of the table as [`classify`] hands them to its caller: a chunk's
+/// games, numbered and marked, as soon as they take their place in table
+/// order (before their row group is full), so that counting them keeps
+/// pace with the replay instead of waiting for the last group.
+pub type Rows = polars::prelude::DataFrame;
 
 /// Where the run stands, for a progress display.
 #[derive(Copy, Clone, Debug)]
@@ -164,8 +167,8 @@ struct Replayed {
 
 /// Classifies every game of `inputs` into the Parquet table `out`, written
 /// whole but not yet in place: the caller commits it (after writing what
-/// must go with it, such as its summary). `rows` sees every row group as
-/// it is written, in table order, on a thread of its own (the summary is
+/// must go with it, such as its summary). `rows` sees every chunk's rows
+/// ([`Rows`]) in table order, on a thread of its own (the summary is
 /// counted there, in the same pass, while the replay goes on); an error
 /// from it stops the run.
 pub fn classify(
@@ -375,14 +378,14 @@ fn replay(
             })
             .context("starting the replay pool")?;
 
-        // Two row groups wait at most: the writer does not run ahead of
-        // the counting by more.
-        let (rows_tx, rows_rx) = mpsc::sync_channel::<polars::prelude::DataFrame>(2);
+        // A few chunks wait at most (each some thousands of rows): the
+        // writer does not run ahead of the counting by more.
+        let (rows_tx, rows_rx) = mpsc::sync_channel::<Rows>(threads * 8);
         let counting = std::thread::Builder::new()
             .name("remis-rows".into())
             .spawn_scoped(scope, move || -> Result<()> {
-                for group in rows_rx {
-                    rows(&group)?;
+                for chunk in rows_rx {
+                    rows(&chunk)?;
                 }
                 Ok(())
             })
@@ -403,9 +406,9 @@ fn replay(
                     games,
                 })
             },
-            &mut |group| {
+            &mut |chunk| {
                 rows_tx
-                    .send(group.clone())
+                    .send(chunk.clone())
                     .map_err(|_| anyhow::anyhow!("the rows could not be counted"))
             },
         );
@@ -572,7 +575,7 @@ fn write_in_order(
     numbering: Numbering,
     row_group_rows: usize,
     progress: &mut dyn FnMut(u64),
-    rows_written: &mut dyn FnMut(&polars::prelude::DataFrame) -> Result<()>,
+    rows_numbered: &mut dyn FnMut(&Rows) -> Result<()>,
 ) -> Result<()> {
     use polars::prelude::{IntoColumn, NamedFrom, Series};
     let Numbering {
@@ -637,18 +640,20 @@ fn write_in_order(
             if ready.last {
                 game_numbers.remove(&ready.source);
             }
+            // Counted as soon as it has its place and its marks: waiting
+            // for the group would leave the last group (up to
+            // `row_group_rows` rows) to count after the replay has ended.
+            rows_numbered(&ready.frame)?;
             group.push(ready.frame)?;
             if group.height() >= row_group_rows {
                 let full = group.take()?.expect("rows above");
                 sink.write_group(&full, &position(spans, &game_numbers, summary))?;
-                rows_written(&full)?;
             }
             progress(summary.games_read);
         }
     }
     if let Some(rest) = group.take()?.filter(|g| g.height() > 0) {
         sink.write_group(&rest, &position(spans, &game_numbers, summary))?;
-        rows_written(&rest)?;
     }
     sink.close(&position(spans, &game_numbers, summary))?;
     summary.duplicates = dedup.map(|d| d.duplicates);
