@@ -89,32 +89,28 @@ pub struct FilterArgs {
     /// chart, the band × year table) mix every kind of play and time class;
     /// by default they are of one format (over-the-board classical where
     /// there is any) and every game still counts elsewhere.
-    #[arg(long, value_enum)]
-    play: Option<PlayArg>,
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(PLAY_NAMES.map(|(name, _)| name)))]
+    play: Option<String>,
     /// The two short-draw limits in moves, e.g. 20,30 (Sonas uses < 25).
     #[arg(long, value_delimiter = ',', num_args = 2, default_values_t = DEFAULT_SHORT_DRAWS)]
     short_draw_moves: Vec<u32>,
 }
 
-/// `--play`: one kind of play, or all of them mixed in the lead figures.
-#[derive(Copy, Clone, Debug, Eq, PartialEq, clap::ValueEnum)]
-pub enum PlayArg {
-    #[value(name = "over-the-board")]
-    OverTheBoard,
-    Online,
-    Unknown,
-    All,
-}
+/// `--play`'s values: one kind of play (the table's own name for it), or
+/// all of them mixed in the lead figures (`None`).
+const PLAY_NAMES: [(&str, Option<Play>); 4] = [
+    ("over-the-board", Some(Play::OverTheBoard)),
+    ("online", Some(Play::Online)),
+    ("unknown", Some(Play::Unknown)),
+    ("all", None),
+];
 
-impl PlayArg {
-    fn play(self) -> Option<Play> {
-        match self {
-            PlayArg::OverTheBoard => Some(Play::OverTheBoard),
-            PlayArg::Online => Some(Play::Online),
-            PlayArg::Unknown => Some(Play::Unknown),
-            PlayArg::All => None,
-        }
-    }
+/// The play `--play NAME` keeps: `None` for all of them.
+fn play_named(name: &str) -> Option<Play> {
+    PLAY_NAMES
+        .iter()
+        .find_map(|&(n, play)| (n == name).then_some(play))
+        .flatten()
 }
 
 fn parse_years(text: &str) -> Result<(i16, i16)> {
@@ -179,9 +175,9 @@ impl FilterArgs {
             variant: self.variant.clone(),
             dedup: self.dedup,
             no_bots: self.no_bots,
-            play: self.play.and_then(PlayArg::play),
+            play: self.play.as_deref().and_then(play_named),
             short_draws: [self.short_draw_moves[0], self.short_draw_moves[1]],
-            mix_formats: self.play == Some(PlayArg::All),
+            mix_formats: self.play.as_deref() == Some("all"),
         })
     }
 }

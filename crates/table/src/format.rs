@@ -68,20 +68,56 @@ impl EventKind {
     }
 }
 
-/// Online or over the board.
-#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash, Ord, PartialOrd)]
+/// Where a game was played, from the strongest evidence in its tags (the
+/// table's `play` and `play_by` columns): the one play of remis, from the
+/// classifier's decision to the report's groups and the `--play` filter.
+/// The classifier decides `OverTheBoard` or `Online` with the evidence
+/// that said so; `Unknown` is what the table's null `play` reads as.
+#[derive(
+    Copy, Clone, Debug, Eq, PartialEq, Hash, Ord, PartialOrd, serde::Serialize, serde::Deserialize,
+)]
 pub enum Play {
     OverTheBoard,
     Online,
+    /// Nothing in the tags says (no Site, no known event, after 1992).
+    Unknown,
 }
 
 impl Play {
-    /// The `play` column value.
+    pub const ALL: [Play; 3] = [Play::OverTheBoard, Play::Online, Play::Unknown];
+
+    /// Its name in prose and in the report's groups.
     pub const fn as_str(self) -> &'static str {
         match self {
-            Play::OverTheBoard => "over-the-board",
+            Play::OverTheBoard => "over the board",
             Play::Online => "online",
+            Play::Unknown => "unknown",
         }
+    }
+
+    /// The `play` column value (null for `Unknown`), which is also its
+    /// name on the command line (`--play`).
+    pub const fn column_value(self) -> Option<&'static str> {
+        match self {
+            Play::OverTheBoard => Some("over-the-board"),
+            Play::Online => Some("online"),
+            Play::Unknown => None,
+        }
+    }
+
+    /// The play a `play` column value reads as: null, or a value the
+    /// classifier does not write, is `Unknown`.
+    pub fn from_column(value: Option<&str>) -> Play {
+        match value {
+            Some(v) if Some(v) == Play::Online.column_value() => Play::Online,
+            Some(v) if Some(v) == Play::OverTheBoard.column_value() => Play::OverTheBoard,
+            _ => Play::Unknown,
+        }
+    }
+
+    /// The play of its name in prose ([`Play::as_str`]).
+    pub fn from_name(name: &str) -> Option<Play> {
+        Play::ALL.into_iter().find(|p| p.as_str() == name)
     }
 }
 

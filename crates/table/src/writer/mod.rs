@@ -226,7 +226,7 @@ impl TableBuilder {
             g.year(),
         );
         self.play
-            .append_option(format.play.map(|(play, _)| play.as_str()));
+            .append_option(format.play.and_then(|(play, _)| play.column_value()));
         self.play_by
             .append_option(format.play.map(|(_, by)| by.as_str()));
         self.speed.append_value(format.speed.as_str());

@@ -11,7 +11,8 @@ use polars::prelude::*;
 use regex::Regex;
 
 use crate::study::{Band, BandScheme, EloBasis};
-use remis_table::format::Play as TablePlay;
+/// The one play enum: the classifier's, with `Unknown` for a null `play`.
+pub use remis_table::format::Play;
 use remis_table::schema::Column;
 use remis_table::schema::{Ending, GameResult};
 
@@ -188,47 +189,6 @@ pub const IMPLAUSIBLE_RATING: &str = "rating implausible for its system and year
 pub const UNRATED: &str = "unrated (minimum Elo set)";
 pub const BELOW_MIN_ELO: &str = "below the minimum Elo";
 
-/// Where a game was played, as classify decided it from the strongest
-/// evidence in its tags (the table's `play` and `play_by` columns; see
-/// `remis_table::format`).
-#[derive(
-    Copy,
-    Clone,
-    Debug,
-    Eq,
-    PartialEq,
-    Ord,
-    PartialOrd,
-    serde::Serialize,
-    serde::Deserialize,
-    clap::ValueEnum,
-)]
-pub enum Play {
-    /// Over the board.
-    #[value(name = "over-the-board")]
-    OverTheBoard,
-    /// Online.
-    Online,
-    /// Nothing in the tags says (no Site, no known event, after 1992).
-    Unknown,
-}
-
-impl Play {
-    pub const ALL: [Play; 3] = [Play::OverTheBoard, Play::Online, Play::Unknown];
-
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Play::OverTheBoard => "over the board",
-            Play::Online => "online",
-            Play::Unknown => "unknown",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Play> {
-        Play::ALL.into_iter().find(|p| p.as_str() == name)
-    }
-}
-
 /// A `band` cell as a [`Band`]: null is unrated.
 pub fn band_of_row(band: Option<i32>) -> Band {
     match band {
@@ -342,12 +302,20 @@ pub fn prepare(lf: LazyFrame, filters: &Filters) -> Result<LazyFrame> {
                 .col()
                 .eq(lit(GameResult::Draw.as_str()))
                 .alias(IS_DRAW),
-            when(Column::Play.col().eq(lit(TablePlay::Online.as_str())))
-                .then(lit(Play::Online.as_str()))
-                .when(Column::Play.col().eq(lit(TablePlay::OverTheBoard.as_str())))
-                .then(lit(Play::OverTheBoard.as_str()))
-                .otherwise(lit(Play::Unknown.as_str()))
-                .alias(PLAY),
+            when(
+                Column::Play
+                    .col()
+                    .eq(lit(Play::Online.column_value().unwrap_or_default())),
+            )
+            .then(lit(Play::Online.as_str()))
+            .when(
+                Column::Play
+                    .col()
+                    .eq(lit(Play::OverTheBoard.column_value().unwrap_or_default())),
+            )
+            .then(lit(Play::OverTheBoard.as_str()))
+            .otherwise(lit(Play::Unknown.as_str()))
+            .alias(PLAY),
         ]);
 
     let mut reasons: Vec<(Expr, &str)> = vec![

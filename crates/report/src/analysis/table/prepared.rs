@@ -158,11 +158,7 @@ impl<'f, 'a> Preparer<'f, 'a> {
         };
         let result = input.result.get(i);
         let speed = input.speed.get(i);
-        let play = match input.play.get(i) {
-            Some(p) if p == TablePlay::Online.as_str() => Play::Online,
-            Some(p) if p == TablePlay::OverTheBoard.as_str() => Play::OverTheBoard,
-            _ => Play::Unknown,
-        };
+        let play = Play::from_column(input.play.get(i));
         let event = input.event.get(i);
         let ending = input.ending.get(i);
         let variant = input.variant.get(i);
