@@ -6,7 +6,7 @@
 //! is in [`super::crosstable`]), so a dataset of any number of shards is
 //! reported from small per-shard files and never from all its rows at
 //! once. One table's summary is itself added up from batches of its rows
-//! ([`super::build`]): `classify` counts each row group as it writes it.
+//! ([`super::build`]): `classify` counts each chunk's rows as they are numbered.
 //!
 //! A summary belongs to one set of filters, band scheme, event patterns and
 //! rule catalogue ([`Config`]); its file beside the table names that set by
