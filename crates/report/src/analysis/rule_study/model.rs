@@ -73,11 +73,14 @@ the year, the mean rating's hundred and the rating gap's bin, and a term for an 
 bootstrap by edition (399 replicates, Webb weights, the test inverted). Primary outcome: the draw rate; the \
 agreed and short draws are secondary, with Holm-adjusted p-values over the three within each regime.";
 
-struct Unit {
-    cluster: usize,
-    games: f64,
-    hits: [f64; 4],
-    x: Vec<f64>,
+/// One group of games in a weighted least squares fit: its cluster (the
+/// edition), its games (the weight), the measures' counts (the outcome
+/// times the weight) and its regressors.
+pub(super) struct Unit {
+    pub(super) cluster: usize,
+    pub(super) games: f64,
+    pub(super) hits: [f64; 4],
+    pub(super) x: Vec<f64>,
 }
 
 /// Holm's step-down adjustment of p-values (same order as given).
@@ -217,7 +220,6 @@ pub fn fit(editions: &[Edition], rng: &mut Rng) -> Option<ModelEstimates> {
     }
     let h = invert_ridged(xtx.clone());
     let clusters = editions.len();
-    let small_sample = clusters as f64 / (clusters as f64 - 1.0);
     // Rule editions of each regime in series that also played without it.
     let identifying: BTreeMap<Regime, usize> = regimes
         .iter()
@@ -257,118 +259,144 @@ pub fn fit(editions: &[Edition], rng: &mut Rng) -> Option<ModelEstimates> {
             out.not_identified.push(*regime);
             continue;
         }
-        // β̂ₖ = Σ a_u hits_u with a_u = (H x_u)ₖ; the partialled regressor
-        // x̃_u = a_u / Hₖₖ.
-        let hk = &h[r0 + k];
-        let a: Vec<f64> = units.iter().map(|u| dot(hk, &u.x)).collect();
-        let tilde: Vec<f64> = a.iter().map(|a| a / hk[r0 + k]).collect();
-        let mut rows = Vec::new();
-        for (mi, measure) in Measure::all().into_iter().enumerate() {
-            let xty: Vec<f64> = (0..p)
-                .map(|i| units.iter().map(|u| u.x[i] * u.hits[mi]).sum())
-                .collect();
-            let beta = mat_vec(&h, &xty);
-            let estimate = beta[r0 + k];
-            // Residuals of the shares; by cluster the coefficient's parts.
-            let resid: Vec<f64> = units
-                .iter()
-                .map(|u| u.hits[mi] / u.games - dot(&u.x, &beta))
-                .collect();
-            let mut a0 = vec![0.0; clusters];
-            let mut b = vec![0.0; clusters];
-            let mut w0 = vec![vec![0.0; p]; clusters];
-            let mut w1 = vec![vec![0.0; p]; clusters];
-            let mut g = vec![vec![0.0; p]; clusters];
-            for (i, u) in units.iter().enumerate() {
-                let m = a[i] * u.games;
-                a0[u.cluster] += m * resid[i];
-                b[u.cluster] += m * tilde[i];
-                for j in 0..p {
-                    if u.x[j] != 0.0 {
-                        w0[u.cluster][j] += u.games * resid[i] * u.x[j];
-                        w1[u.cluster][j] += u.games * tilde[i] * u.x[j];
-                        g[u.cluster][j] += m * u.x[j];
-                    }
-                }
-            }
-            let se = (small_sample * a0.iter().map(|x| x * x).sum::<f64>()).sqrt();
-            let smallest_group = identifying[regime];
-            let (interval, withheld, p_value) = if se.is_nan() || se <= 0.0 {
-                (None, Some(Withheld::OneEdition), None)
-            } else {
-                let mut replicates = Vec::with_capacity(MODEL_REPLICATES);
-                let mut v = vec![0.0; clusters];
-                for _ in 0..MODEL_REPLICATES {
-                    for w in v.iter_mut() {
-                        *w = inference::webb(rng);
-                    }
-                    let (mut z0, mut z1) = (vec![0.0; p], vec![0.0; p]);
-                    for c in 0..clusters {
-                        if v[c] == 0.0 {
-                            continue;
-                        }
-                        for j in 0..p {
-                            z0[j] += v[c] * w0[c][j];
-                            z1[j] += v[c] * w1[c][j];
-                        }
-                    }
-                    let (h0, h1) = (mat_vec(&h, &z0), mat_vec(&h, &z1));
-                    let (mut pp, mut q, mut s0, mut s1, mut s2) = (0.0, 0.0, 0.0, 0.0, 0.0);
-                    for c in 0..clusters {
-                        pp += v[c] * a0[c];
-                        q += v[c] * b[c];
-                        let alpha = v[c] * a0[c] - dot(&g[c], &h0);
-                        let beta = v[c] * b[c] - dot(&g[c], &h1);
-                        s0 += alpha * alpha;
-                        s1 += alpha * beta;
-                        s2 += beta * beta;
-                    }
-                    replicates.push(Replicate {
-                        p: pp,
-                        q,
-                        s0,
-                        s1,
-                        s2,
-                    });
-                }
-                // λ = β̂ − δ₀: the restricted residuals are û + λ x̃.
-                let inv =
-                    inference::Inversion::from_parts(estimate, se, 1.0, small_sample, replicates);
-                let p_value = Some(inv.p_value(0.0));
-                match inv.interval() {
-                    Ok(i) => (Some(i), None, p_value),
-                    Err(w) => (None, Some(w), p_value),
-                }
-            };
-            rows.push(ModelRow {
-                regime: *regime,
-                measure,
-                effect: Effect {
-                    estimate,
-                    interval,
-                    withheld,
-                    smallest_group,
-                },
-                p_value,
-                holm_p_value: None,
-            });
-        }
-        // Holm over the secondary measures.
-        let secondary: Vec<usize> = (0..rows.len())
-            .filter(|i| rows[*i].measure != Measure::Draws && rows[*i].p_value.is_some())
-            .collect();
-        let adjusted = holm(
-            &secondary
-                .iter()
-                .map(|i| rows[*i].p_value.unwrap_or(1.0))
-                .collect::<Vec<_>>(),
-        );
-        for (i, adj) in secondary.into_iter().zip(adjusted) {
-            rows[i].holm_p_value = Some(adj);
-        }
-        out.rows.extend(rows);
+        out.rows.extend(regime_rows(
+            &units,
+            &h,
+            r0 + k,
+            *regime,
+            identifying[regime],
+            clusters,
+            rng,
+        ));
     }
     Some(out)
+}
+
+/// One regime's coefficient (column `col` of the units' regressors) for
+/// every measure, with its restricted wild cluster bootstrap interval and
+/// p-value by cluster, and Holm's adjustment over the secondary measures.
+/// `h` is the inverse of the weighted cross-product of the regressors;
+/// `clusters` numbers the units' clusters from 0.
+#[allow(clippy::needless_range_loop)] // a matrix's index arithmetic reads as the algebra
+pub(super) fn regime_rows(
+    units: &[Unit],
+    h: &[Vec<f64>],
+    col: usize,
+    regime: Regime,
+    smallest_group: usize,
+    clusters: usize,
+    rng: &mut Rng,
+) -> Vec<ModelRow> {
+    let p = h.len();
+    let small_sample = clusters as f64 / (clusters as f64 - 1.0);
+    // β̂ₖ = Σ a_u hits_u with a_u = (H x_u)ₖ; the partialled regressor
+    // x̃_u = a_u / Hₖₖ.
+    let hk = &h[col];
+    let a: Vec<f64> = units.iter().map(|u| dot(hk, &u.x)).collect();
+    let tilde: Vec<f64> = a.iter().map(|a| a / hk[col]).collect();
+    let mut rows = Vec::new();
+    for (mi, measure) in Measure::all().into_iter().enumerate() {
+        let xty: Vec<f64> = (0..p)
+            .map(|i| units.iter().map(|u| u.x[i] * u.hits[mi]).sum())
+            .collect();
+        let beta = mat_vec(h, &xty);
+        let estimate = beta[col];
+        // Residuals of the shares; by cluster the coefficient's parts.
+        let resid: Vec<f64> = units
+            .iter()
+            .map(|u| u.hits[mi] / u.games - dot(&u.x, &beta))
+            .collect();
+        let mut a0 = vec![0.0; clusters];
+        let mut b = vec![0.0; clusters];
+        let mut w0 = vec![vec![0.0; p]; clusters];
+        let mut w1 = vec![vec![0.0; p]; clusters];
+        let mut g = vec![vec![0.0; p]; clusters];
+        for (i, u) in units.iter().enumerate() {
+            let m = a[i] * u.games;
+            a0[u.cluster] += m * resid[i];
+            b[u.cluster] += m * tilde[i];
+            for j in 0..p {
+                if u.x[j] != 0.0 {
+                    w0[u.cluster][j] += u.games * resid[i] * u.x[j];
+                    w1[u.cluster][j] += u.games * tilde[i] * u.x[j];
+                    g[u.cluster][j] += m * u.x[j];
+                }
+            }
+        }
+        let se = (small_sample * a0.iter().map(|x| x * x).sum::<f64>()).sqrt();
+        let (interval, withheld, p_value) = if se.is_nan() || se <= 0.0 {
+            (None, Some(Withheld::OneEdition), None)
+        } else {
+            let mut replicates = Vec::with_capacity(MODEL_REPLICATES);
+            let mut v = vec![0.0; clusters];
+            for _ in 0..MODEL_REPLICATES {
+                for w in v.iter_mut() {
+                    *w = inference::webb(rng);
+                }
+                let (mut z0, mut z1) = (vec![0.0; p], vec![0.0; p]);
+                for c in 0..clusters {
+                    if v[c] == 0.0 {
+                        continue;
+                    }
+                    for j in 0..p {
+                        z0[j] += v[c] * w0[c][j];
+                        z1[j] += v[c] * w1[c][j];
+                    }
+                }
+                let (h0, h1) = (mat_vec(h, &z0), mat_vec(h, &z1));
+                let (mut pp, mut q, mut s0, mut s1, mut s2) = (0.0, 0.0, 0.0, 0.0, 0.0);
+                for c in 0..clusters {
+                    pp += v[c] * a0[c];
+                    q += v[c] * b[c];
+                    let alpha = v[c] * a0[c] - dot(&g[c], &h0);
+                    let beta = v[c] * b[c] - dot(&g[c], &h1);
+                    s0 += alpha * alpha;
+                    s1 += alpha * beta;
+                    s2 += beta * beta;
+                }
+                replicates.push(Replicate {
+                    p: pp,
+                    q,
+                    s0,
+                    s1,
+                    s2,
+                });
+            }
+            // λ = β̂ − δ₀: the restricted residuals are û + λ x̃.
+            let inv = inference::Inversion::from_parts(estimate, se, 1.0, small_sample, replicates);
+            let p_value = Some(inv.p_value(0.0));
+            match inv.interval() {
+                Ok(i) => (Some(i), None, p_value),
+                Err(w) => (None, Some(w), p_value),
+            }
+        };
+        rows.push(ModelRow {
+            regime,
+            measure,
+            effect: Effect {
+                estimate,
+                interval,
+                withheld,
+                smallest_group,
+            },
+            p_value,
+            holm_p_value: None,
+        });
+    }
+    // Holm over the secondary measures.
+    let secondary: Vec<usize> = (0..rows.len())
+        .filter(|i| rows[*i].measure != Measure::Draws && rows[*i].p_value.is_some())
+        .collect();
+    let adjusted = holm(
+        &secondary
+            .iter()
+            .map(|i| rows[*i].p_value.unwrap_or(1.0))
+            .collect::<Vec<_>>(),
+    );
+    for (i, adj) in secondary.into_iter().zip(adjusted) {
+        rows[i].holm_p_value = Some(adj);
+    }
+    rows
 }
 
 #[cfg(test)]
