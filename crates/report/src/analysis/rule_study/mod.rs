@@ -42,8 +42,10 @@ pub mod estimate;
 use estimate::*;
 pub use estimate::{MATCH_RATING, MATCH_YEARS, MeasureEstimate, RegimeEstimate};
 
+pub mod absorb;
 pub mod inference;
 pub mod model;
+pub mod pair_model;
 pub mod published;
 pub mod wild;
 
@@ -427,6 +429,9 @@ pub struct RuleStudy {
     /// The primary estimate: each regime's effect from the model
     /// ([`model`]), the stratified estimates above being its checks.
     pub model: Option<model::ModelEstimates>,
+    /// The same effects from a model with pair effects ([`pair_model`]),
+    /// beside the primary estimate.
+    pub pair_model: Option<pair_model::PairModel>,
 }
 
 impl RuleStudy {
@@ -657,9 +662,16 @@ pub fn rule_study(
     study.calibration = calibrate(&study.editions, &study.estimates, &study.changes);
     let minimum = study.calibration.minimum;
     study.model = model::fit(&study.editions, &mut rng);
+    // A stream of its own, so that adding this fit moved no other figure.
+    study.pair_model = pair_model::fit(&study.editions, &mut Rng::new(SEED + 49));
     // Below the minimum the bootstrap's p-values are no surer than its
     // intervals: both withheld.
-    for row in study.model.iter_mut().flat_map(|m| m.rows.iter_mut()) {
+    for row in study
+        .model
+        .iter_mut()
+        .flat_map(|m| m.rows.iter_mut())
+        .chain(study.pair_model.iter_mut().flat_map(|m| m.rows.iter_mut()))
+    {
         row.effect.withhold_below(minimum);
         if matches!(
             row.effect.withheld,
