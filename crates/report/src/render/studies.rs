@@ -143,6 +143,30 @@ pub fn rule_study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
                 "p_value": r.p_value, "holm_p_value": r.holm_p_value,
             })).collect::<Vec<_>>(),
         })),
+        "pair_effects": study.pair_model.as_ref().map(|m| serde_json::json!({
+            "specification": rule_study::pair_model::SPECIFICATION,
+            "role": rule_study::pair_model::VERDICT,
+            "departures_from_primary": pair_model_departures(m, study.model.as_ref()),
+            "primary_outcome": Measure::Draws.label(limits),
+            "editions": m.editions, "pairings": m.pairings, "games": m.games, "pairs": m.pairs,
+            "series": m.series, "years": m.years,
+            "fixed_effects": {"pair": m.pairs, "series": m.series, "year": m.years},
+            "tolerance": rule_study::pair_model::TOLERANCE,
+            "sweeps": m.demeaned.map(|d| d.iterations), "converged": m.demeaned.map(|d| d.converged),
+            "singletons_dropped": {"pairings": m.singletons, "games": m.singleton_games},
+            "unnamed_games_left_out": m.unnamed_games,
+            "replicates": rule_study::model::MODEL_REPLICATES,
+            "identifying_editions": m.identifying.iter().map(|(r, n)| (r.as_str().to_string(), serde_json::json!(n))).collect::<serde_json::Map<_, _>>(),
+            "pairs_met_under_and_without": m.spanning_pairs.iter().map(|(r, (n, g))| (r.as_str().to_string(), serde_json::json!({"pairs": n, "games": g}))).collect::<serde_json::Map<_, _>>(),
+            "not_identified": m.not_identified.iter().map(|r| r.as_str()).collect::<Vec<_>>(),
+            "draw_rate_without_pair_effects": m.without_pair_effects.iter().map(|(r, b)| (r.as_str().to_string(), serde_json::json!(b))).collect::<serde_json::Map<_, _>>(),
+            "effects": m.rows.iter().map(|r| serde_json::json!({
+                "regime": r.regime.as_str(), "measure": r.measure.label(limits),
+                "primary": r.measure == Measure::Draws,
+                "effect": effect_json(Some(&r.effect)),
+                "p_value": r.p_value, "holm_p_value": r.holm_p_value,
+            })).collect::<Vec<_>>(),
+        })),
         "estimates": study.estimates.iter().map(|e| estimate_json(e, limits)).collect::<Vec<_>>(),
         "published": study.published.iter().map(|c| serde_json::json!({
             "source": c.source, "url": c.url, "quote": c.quote,
@@ -184,6 +208,164 @@ pub fn rule_study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
         })).collect::<Vec<_>>(),
         "fast_games_left_out": study.fast_games_left_out,
     })
+}
+
+/// The model with pair effects, beside the primary estimate, for the
+/// terminal.
+fn write_pair_model(
+    out: &mut dyn Write,
+    m: &rule_study::pair_model::PairModel,
+    primary: Option<&rule_study::model::ModelEstimates>,
+    limits: [u32; 2],
+) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "\nBESIDE IT, WITH PAIR EFFECTS, percentage points: {}",
+        rule_study::pair_model::SPECIFICATION
+    )?;
+    writeln!(out, "  {}", pair_model_basis(m))?;
+    for r in &m.rows {
+        let p = text::p_value;
+        writeln!(
+            out,
+            "  {:<40} {:<18} {:<44} p {}{}",
+            r.regime.label(),
+            r.measure.label(limits),
+            text::effect(Some(&r.effect)),
+            p(r.p_value),
+            r.holm_p_value
+                .map_or(String::new(), |h| format!(", Holm {}", p(Some(h)))),
+        )?;
+    }
+    for r in &m.not_identified {
+        writeln!(
+            out,
+            "  {:<40} not identified: no pair met both with and without it",
+            r.label()
+        )?;
+    }
+    writeln!(out, "  {}", pair_model_verdict(m, primary))?;
+    Ok(())
+}
+
+/// What the pair-effects model was fitted to, in words: its effects, how
+/// many, the demeaning's tolerance and sweeps, the singletons dropped and
+/// the editions identifying each regime.
+pub fn pair_model_basis(m: &rule_study::pair_model::PairModel) -> String {
+    let sweeps = m.demeaned.map_or("not run".to_string(), |d| {
+        format!(
+            "{} sweeps{}",
+            d.iterations,
+            if d.converged { "" } else { ", NOT converged" }
+        )
+    });
+    format!(
+        "fitted to {} games in {} pairings of {} pairs in {} editions of {} series in {} years \
+         ({} pair, {} series and {} year effects absorbed; tolerance {:e}, {}); dropped as singletons: \
+         {} pairings ({} games), pairs that met in one edition only; left out: {} games with a side unnamed; \
+         identified by the rule editions holding a pair that also met without that rule: {}; \
+         pairs that met both under a rule and without it (their games): {}",
+        m.games,
+        m.pairings,
+        m.pairs,
+        m.editions,
+        m.series,
+        m.years,
+        m.pairs,
+        m.series,
+        m.years,
+        rule_study::pair_model::TOLERANCE,
+        sweeps,
+        m.singletons,
+        m.singleton_games,
+        m.unnamed_games,
+        m.identifying
+            .iter()
+            .map(|(r, n)| format!("{} {n}", r.as_str()))
+            .collect::<Vec<_>>()
+            .join(", "),
+        m.spanning_pairs
+            .iter()
+            .map(|(r, (n, g))| format!("{} {n} ({g})", r.as_str()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+/// Why the pair-effects model stays beside the primary estimate, with
+/// its figures: the games it keeps, the editions identifying each regime,
+/// and how far the draw rate's coefficient moves from the primary's when
+/// only the pairings are kept (series and year effects alone) and when the
+/// pair effects are added.
+pub fn pair_model_verdict(
+    m: &rule_study::pair_model::PairModel,
+    primary: Option<&rule_study::model::ModelEstimates>,
+) -> String {
+    let moves = m
+        .rows
+        .iter()
+        .filter(|r| r.measure == Measure::Draws)
+        .map(|r| {
+            let primary = primary
+                .and_then(|p| {
+                    p.rows
+                        .iter()
+                        .find(|q| q.regime == r.regime && q.measure == Measure::Draws)
+                })
+                .map(|q| q.effect.estimate);
+            format!(
+                "{} {} (primary {}, same pairings without pair effects {})",
+                r.regime.as_str(),
+                points(Some(r.effect.estimate)),
+                points(primary),
+                points(m.without_pair_effects.get(&r.regime).copied()),
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    format!(
+        "draw rate: {moves}. {} Here: {}.",
+        rule_study::pair_model::VERDICT,
+        pair_model_departures(m, primary)
+    )
+}
+
+/// Where the pair-effects model departs from the primary estimate: draw
+/// rates outside the primary's interval, regimes only it identifies.
+pub fn pair_model_departures(
+    m: &rule_study::pair_model::PairModel,
+    primary: Option<&rule_study::model::ModelEstimates>,
+) -> String {
+    let mut out = Vec::new();
+    for r in m.rows.iter().filter(|r| r.measure == Measure::Draws) {
+        let theirs = primary.and_then(|p| {
+            p.rows
+                .iter()
+                .find(|q| q.regime == r.regime && q.measure == Measure::Draws)
+        });
+        match theirs {
+            None => out.push(format!(
+                "{} identified only with pair effects",
+                r.regime.as_str()
+            )),
+            Some(q) => {
+                if let Some((lo, hi)) = q.effect.interval
+                    && (r.effect.estimate < lo || r.effect.estimate > hi)
+                {
+                    out.push(format!(
+                        "{}'s {} lies outside the primary's interval",
+                        r.regime.as_str(),
+                        points(Some(r.effect.estimate))
+                    ));
+                }
+            }
+        }
+    }
+    if out.is_empty() {
+        "every draw-rate estimate lies within the primary's interval (where it has one) and no regime is identified only with pair effects".into()
+    } else {
+        out.join("; ")
+    }
 }
 
 /// The rule study for the terminal; `filters` describes the filters in
@@ -287,6 +469,9 @@ pub fn write_rule_study(
                 .collect::<Vec<_>>()
                 .join(", ")
         )?;
+    }
+    if let Some(pairs) = &study.pair_model {
+        write_pair_model(out, pairs, study.model.as_ref(), limits)?;
     }
     writeln!(
         out,

@@ -562,6 +562,79 @@ pub fn rule_study_primary(h: &mut String, study: &crate::analysis::rule_study::R
     );
 }
 
+/// The model with pair effects beside the primary estimate: its draw
+/// rate and secondary measures, its specification and why it stays beside.
+pub fn rule_study_pair_model(h: &mut String, study: &crate::analysis::rule_study::RuleStudy) {
+    use crate::analysis::rule_study::{Measure, pair_model};
+    use crate::render::studies;
+    let Some(m) = &study.pair_model else {
+        return;
+    };
+    h.push_str(
+        "<h3>Beside it: the same model with pair effects</h3><div class=\"wide\"><table id=\"rule-pair-model\">\
+         <tr><th class=\"l\">Rules</th><th class=\"l\">Measure</th><th>Effect (points)</th>\
+         <th>Primary model</th><th>Same pairings, no pair effects</th><th>p</th><th>p, Holm-adjusted</th>\
+         <th>Editions identifying it</th><th>Pairs met under it and without (games)</th></tr>",
+    );
+    for r in &m.rows {
+        let primary = r.measure == Measure::Draws;
+        let theirs = study.model.as_ref().and_then(|p| {
+            p.rows
+                .iter()
+                .find(|q| q.regime == r.regime && q.measure == r.measure)
+        });
+        let (pairs, games) = m.spanning_pairs.get(&r.regime).copied().unwrap_or((0, 0));
+        let _ = write!(
+            h,
+            "<tr{}><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            if primary { " class=\"primary\"" } else { "" },
+            if primary {
+                escape(r.regime.label())
+            } else {
+                String::new()
+            },
+            escape(&r.measure.label(study.short_limits)),
+            effect_cell(Some(&r.effect)),
+            effect_cell(theirs.map(|q| &q.effect)),
+            if primary {
+                escape(&studies::points(
+                    m.without_pair_effects.get(&r.regime).copied(),
+                ))
+            } else {
+                "–".into()
+            },
+            escape(&crate::render::text::p_value(r.p_value)),
+            if primary {
+                "–".into()
+            } else {
+                escape(&crate::render::text::p_value(r.holm_p_value))
+            },
+            m.identifying.get(&r.regime).copied().unwrap_or(0),
+            if primary {
+                format!("{pairs} ({games})")
+            } else {
+                String::new()
+            },
+        );
+    }
+    for r in &m.not_identified {
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\">{}</td><td class=\"note\" colspan=\"8\">not identified: no pair met both with and without it</td></tr>",
+            escape(r.label())
+        );
+    }
+    let _ = writeln!(
+        h,
+        "</table></div>\n<p class=\"caption\">A {} It was {}. {} Here: {}. Intervals and p-values are withheld below the \
+         coverage simulation's minimum, as for the primary estimate.</p>",
+        escape(pair_model::SPECIFICATION),
+        escape(&studies::pair_model_basis(m)),
+        escape(pair_model::VERDICT),
+        escape(&studies::pair_model_departures(m, study.model.as_ref())),
+    );
+}
+
 pub fn rule_study_section(
     h: &mut String,
     study: &crate::analysis::rule_study::RuleStudy,
@@ -580,6 +653,7 @@ pub fn rule_study_section(
         let _ = writeln!(h, "<figure>{svg}</figure>");
     }
     rule_study_primary(h, study);
+    rule_study_pair_model(h, study);
     super::rule_study_effects(h, study);
     super::rule_study_published(h, study);
     super::rule_study_changes(h, study);
@@ -780,6 +854,54 @@ mod tests {
         // No replicate beyond the statistic: "< 0.005", escaped.
         assert!(h.contains("&lt; 0.005"), "{h}");
         assert!(h.contains("-5.8"), "{h}");
+    }
+
+    #[test]
+    fn the_pair_model_stands_beside_the_primary_and_says_where_it_departs() {
+        use crate::analysis::rule_study::{Effect, Measure, model, pair_model};
+        let row = |estimate, interval| model::ModelRow {
+            regime: Regime::Sofia,
+            measure: Measure::Draws,
+            effect: Effect {
+                estimate,
+                interval,
+                withheld: None,
+                smallest_group: 24,
+            },
+            p_value: Some(0.1),
+            holm_p_value: None,
+        };
+        let mut study = RuleStudy {
+            model: Some(model::ModelEstimates {
+                rows: vec![row(-0.058, Some((-0.099, -0.008)))],
+                ..Default::default()
+            }),
+            pair_model: Some(pair_model::PairModel {
+                rows: vec![row(-0.049, Some((-0.115, 0.012)))],
+                identifying: [(Regime::Sofia, 34)].into(),
+                spanning_pairs: [(Regime::Sofia, (310, 1450))].into(),
+                without_pair_effects: [(Regime::Sofia, -0.056)].into(),
+                pairs: 2357,
+                ..Default::default()
+            }),
+            ..RuleStudy::default()
+        };
+        let mut h = String::new();
+        rule_study_pair_model(&mut h, &study);
+        assert!(h.contains("id=\"rule-pair-model\""), "{h}");
+        // Its estimate, the primary's beside it, the same pairings'.
+        assert!(
+            h.contains("-4.9") && h.contains("-5.8") && h.contains("-5.6"),
+            "{h}"
+        );
+        assert!(h.contains("310 (1450)") && h.contains("2357 pair"), "{h}");
+        assert!(h.contains("stays beside the primary"), "{h}");
+        assert!(h.contains("every draw-rate estimate lies within"), "{h}");
+        // Outside the primary's interval, it says so.
+        study.pair_model.as_mut().unwrap().rows = vec![row(-0.12, None)];
+        let mut h = String::new();
+        rule_study_pair_model(&mut h, &study);
+        assert!(h.contains("-12.0 lies outside the primary"), "{h}");
     }
 
     fn draws(agreed: u64, repeated: u64) -> GroupStats {
