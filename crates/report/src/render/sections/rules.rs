@@ -9,7 +9,7 @@ editions without one; the filters above apply to both, and rapid, blitz, blindfo
 out by name. Each estimate is a difference in the share of games (in percentage points): rule minus control. \
 The primary estimate comes from a model (a linear probability model with fixed effects for the series, the year \
 and both players' ratings; the draw rate its primary outcome, the other measures secondary with Holm's \
-adjustment); the stratified estimates are its checks. \
+adjustment); beside it, the same model with a fixed effect for every pair of players; the stratified estimates are its checks. \
 “Raw” compares all games; “adjusted” compares games of the same cell of both players' ratings (mean and \
 gap; Mantel–Haenszel weights) against control editions matched on kind of event, format, years and mean rating, so that stronger \
 fields under the rule do not pass for an effect of it; “within pairs” compares the same two players under \
