@@ -563,6 +563,64 @@ fn a_round_robin_split_between_batches_is_ranked_whole() {
 }
 
 #[test]
+fn the_pairings_counted_in_rust_equal_those_of_the_polars_queries() {
+    // Two complete events, one with its rounds numbered and one without,
+    // judged whole and, past the pairings kept, batch by batch: the
+    // pairings kept and judged in Rust (`build::standings`) against those
+    // of the polars queries, which no fixture's events exercise.
+    let dir = scratch("pairings-in-rust");
+    let numbered = double_round_robin();
+    let unnumbered: Vec<String> = numbered
+        .iter()
+        .map(|g| {
+            let round = g
+                .split("[Round \"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap();
+            g.replace("Split Round Robin", "Unnumbered Round Robin")
+                .replace(&format!("[Round \"{round}\"]"), "[Round \"?\"]")
+        })
+        .collect();
+    let pgn: String = numbered
+        .iter()
+        .zip(&unnumbered)
+        .map(|(a, b)| format!("{a}{b}"))
+        .collect();
+    std::fs::write(dir.join("events.pgn"), pgn).unwrap();
+    succeeded(
+        remis()
+            .args(["classify", "--out"])
+            .arg(dir.join("table"))
+            .arg(dir.join("events.pgn"))
+            .output()
+            .unwrap(),
+    );
+    let table = dir.join("table/games.parquet");
+    let settings = Settings::default();
+    let config = settings.config();
+    for kept in [analysis::build::PAIRINGS_KEPT, 5] {
+        for batch in [3, 7, 100] {
+            let builder = || analysis::SummaryBuilder::new(&config).with_pairings_kept(kept);
+            let by_queries =
+                analysis::summarize_with(&table, builder().with_queries(), batch).unwrap();
+            let in_rust = analysis::summarize_with(&table, builder(), batch).unwrap();
+            assert_eq!(
+                in_rust.scoring, by_queries.scoring,
+                "{kept} pairings kept, batches of {batch}"
+            );
+            if kept == analysis::build::PAIRINGS_KEPT && batch == 100 {
+                let study = remis_report::analysis::scoring::scoring_study(&in_rust.scoring);
+                assert_eq!((study.round_robins, study.events), (2, 2));
+                assert!(!in_rust.scoring.pairings.unnumbered.is_empty());
+            }
+        }
+    }
+}
+
+#[test]
 fn every_fixture_is_summarized_alike_in_any_batches() {
     let dir = scratch("batches");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -58,8 +58,11 @@ use super::{
 /// 889 MiB, with one at 617 MiB (docs/performance.md).
 pub const BATCH_ROWS: usize = 2 * remis_table::writer::ROW_GROUP_ROWS;
 
-/// Pairings of small events' games kept to be judged whole (about 70
-/// bytes each, so about 70 MiB): more than the master games' 476,000.
+/// Pairings of small events' games kept to be judged whole: more than
+/// the master games' 476,000. Counted in Rust a game takes 12 bytes (up
+/// to twice that while its event's vector grows) and each event's
+/// players' names are kept once ([`standings::KeptPairings`]), so some
+/// 25 MiB and the names; the reference's rows took about 70 bytes a game.
 pub const PAIRINGS_KEPT: usize = 1 << 20;
 
 /// The columns the summary's queries read (whatever the filters): a row
@@ -123,8 +126,10 @@ pub struct SummaryBuilder<'a> {
     config: &'a Config<'a>,
     counts: Summary,
     /// The used games of the events not (yet) past the standings' limit,
-    /// in the columns of [`scoring::pairing_rows_query`].
+    /// in the columns of [`scoring::pairing_rows_query`] (the reference's).
     pairing_rows: Option<DataFrame>,
+    /// The same, counted in Rust.
+    kept: standings::KeptPairings,
     /// More than `pairings_kept` games were kept: each batch is now
     /// judged on its own.
     in_parts: bool,
@@ -145,6 +150,7 @@ impl<'a> SummaryBuilder<'a> {
             config,
             counts: Summary::default(),
             pairing_rows: None,
+            kept: standings::KeptPairings::default(),
             in_parts: false,
             pairings_kept: PAIRINGS_KEPT,
             pending: None,
@@ -278,51 +284,20 @@ impl<'a> SummaryBuilder<'a> {
             collection: first.add(collection::query(used.clone())),
             evidence: first.add(collection::evidence_query(used.clone())),
         });
-        let event_games = first.add(scoring::event_games_query(used.clone()));
-        let pairing_rows = first.add(scoring::pairing_rows_query(used.clone()));
-        let names = first.add(rule_study::names_query(used.clone()));
+        // The counts by event in Rust too (`events`), unless by the
+        // queries.
+        let by_event = self
+            .by_queries
+            .then(|| events::FirstTickets::add(&mut first, &used));
         let players = self
             .by_queries
             .then(|| first.add(players::query(used.clone())));
-        let draw_cells = first.add(expected::cells::cells_query(used.clone()));
         let first = first.run()?;
-
-        // The standings need this batch's games per event, the rule
-        // study's queries the catalogue's events among its names; a batch
-        // judged on its own, its pairings.
-        let mut second = Batch::default();
-        let standings = second.add(scoring::standings_query(
-            used.clone(),
-            first.get(event_games),
-        ));
-        let pairings = self.in_parts.then(|| {
-            second.add(scoring::pairings_query(
-                used.clone(),
-                first.get(event_games),
-            ))
-        });
-        let series_cells =
-            expected::cells::series_query(used.clone(), first.get(names), self.config.catalogue)?
-                .map(|q| second.add(q));
-        let rule_queries = rule_study::queries(
-            used,
-            first.get(names),
-            self.config.catalogue,
-            filters.short_draws,
-        )?
-        .map(|queries| queries.map(|q| second.add(q)));
-        let second = second.run()?;
-        let rule_study = match rule_queries {
-            Some(tickets) => rule_study::counts_from(tickets.map(|t| second.get(t)))?,
-            None => rule_study::RuleStudyCounts::default(),
+        let by_event = match by_event {
+            Some(tickets) => self.events_by_queries(&used, &first, tickets)?,
+            None => self.events_in_rust(&used_rows)?,
         };
-        let mut scoring =
-            scoring::batch_counts_from(first.get(event_games), second.get(standings))?;
-        if let Some(pairings) = pairings {
-            // Judged on its own: the candidates from this batch's standings.
-            let candidates = scoring::candidates(&scoring);
-            scoring::add_pairings(&mut scoring, second.get(pairings), &candidates)?;
-        }
+        let mut scoring = by_event.scoring;
 
         // The players' sides grouped in Rust too, unless by the query.
         let batch_players = match players {
@@ -370,12 +345,8 @@ impl<'a> SummaryBuilder<'a> {
             classical_players: players::PlayerCounts::default(),
             collection: tallied.collection,
             evidence_bands: tallied.evidence_bands,
-            expected: expected::cells::counts_from(
-                first.get(draw_cells),
-                series_cells.map(|t| second.get(t)),
-                self.config.catalogue,
-            )?,
-            rule_study,
+            expected: by_event.expected,
+            rule_study: by_event.rule_study,
         };
         // Players fold once, at the end: `Summary::absorb` would fold them
         // at every batch.
@@ -396,15 +367,27 @@ impl<'a> SummaryBuilder<'a> {
         self.counts.players = players_so_far;
         self.counts.classical_players = classical_so_far;
 
-        if !self.in_parts {
-            self.keep_pairings(first.get(pairing_rows).clone())?;
+        if let Some(pairings) = by_event.pairings {
+            self.keep_pairings(pairings)?;
         }
         Ok(())
     }
 
     /// Appends a batch's pairings and drops those of events now past the
     /// standings' limit.
-    fn keep_pairings(&mut self, batch: DataFrame) -> Result<()> {
+    fn keep_pairings(&mut self, batch: events::BatchPairings) -> Result<()> {
+        let batch = match batch {
+            events::BatchPairings::Rows(rows) => rows,
+            events::BatchPairings::Games(games) => {
+                self.kept.add(games, &self.counts.scoring.event_games);
+                if self.kept.games() > self.pairings_kept {
+                    self.in_parts = true;
+                    let pairings = self.kept.judge(&self.counts.scoring);
+                    self.counts.scoring.pairings.absorb(pairings);
+                }
+                return Ok(());
+            }
+        };
         let mut rows = match self.pairing_rows.take() {
             Some(mut kept) => {
                 kept.vstack_mut(&batch)?;
@@ -440,6 +423,8 @@ impl<'a> SummaryBuilder<'a> {
             let pairings = judge(rows, &self.counts.scoring)?;
             self.counts.scoring.pairings.absorb(pairings);
         }
+        let pairings = self.kept.judge(&self.counts.scoring);
+        self.counts.scoring.pairings.absorb(pairings);
         self.counts.players.fold_past_cap();
         self.counts.classical_players.fold_past_cap();
         Ok(self.counts)
@@ -460,6 +445,8 @@ fn judge(rows: DataFrame, standings: &scoring::ScoringCounts) -> Result<PairingC
 }
 
 mod counters;
+mod events;
+mod standings;
 
 #[cfg(test)]
 mod costs;

@@ -85,7 +85,7 @@ pub fn query(used: LazyFrame, events: LazyFrame) -> LazyFrame {
 
 /// A `Round` tag's round number: the part before any dot ("3.1" is board
 /// 1 of round 3).
-fn round_number(tag: &str) -> Option<u32> {
+pub(crate) fn round_number(tag: &str) -> Option<u32> {
     tag.split('.').next()?.trim().parse().ok()
 }
 

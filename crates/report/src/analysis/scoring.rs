@@ -51,7 +51,7 @@ impl System {
 
     /// (win, draw, loss) points in whole units: classical in half points,
     /// so that sums are exact; plus-remise has no draws.
-    const fn units(self) -> (u32, u32, u32) {
+    pub(crate) const fn units(self) -> (u32, u32, u32) {
         match self {
             System::Classical => (2, 1, 0),
             System::Football => (3, 1, 0),

@@ -5,7 +5,9 @@
 //! the same cells for the events of the catalogue's series. Each cell also
 //! sums its games' ratings and gaps, so that the model's covariates are
 //! the cell's own means. The size is bounded by the cells (about 40 mean
-//! bins × 13 gap bins × the years), never by the rows.
+//! bins × 13 gap bins × the years), never by the rows. A summary counts
+//! them in Rust from a batch's used rows ([`counts_used`]); the queries
+//! are the reference the summary's tests hold them to (issue 50).
 
 use std::collections::BTreeMap;
 
@@ -15,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::analysis::merge::{Merge, pairs};
 use crate::analysis::population::{ByFormat, by_format, format_keys};
-use crate::analysis::table::{BAND, BAND_IMPLAUSIBLE, IS_DRAW};
+use crate::analysis::table::{BAND, BAND_IMPLAUSIBLE, EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, Play};
 use crate::study::events::EventCatalogue;
 use remis_table::schema::Column;
 
@@ -227,6 +229,109 @@ pub fn counts_from(
             Ok(counts)
         })?;
         out.absorb(by_series);
+    }
+    Ok(out)
+}
+
+/// [`counts_from`] the [`cells_query`] and [`series_query`], counted in
+/// Rust from a batch's used rows (a frame of `table::prepare_frame`'s
+/// columns) read once: `named`, the events the catalogue names
+/// (`rule_study::catalogue_names`). Rows are grouped by the queries' keys
+/// as they are in the columns, and each group's series is then decided
+/// by the catalogue, as [`counts_from`] decides the queries' groups'.
+pub(crate) fn counts_used(
+    used: &DataFrame,
+    named: &PlHashSet<&str>,
+    catalogue: &EventCatalogue,
+) -> Result<ByFormat<DrawCells>> {
+    let column = |name: &str| used.column(name);
+    let white_elo = column(Column::WhiteElo.name())?.u16()?;
+    let black_elo = column(Column::BlackElo.name())?.u16()?;
+    let band = column(BAND)?.i32()?;
+    let year = column(Column::Year.name())?.i16()?;
+    let is_draw = column(IS_DRAW)?.bool()?;
+    let play = column(PLAY)?.str()?;
+    let speed = column(EFFECTIVE_TIME_CLASS)?.str()?;
+    let event = column(Column::Event.name())?.str()?;
+    let site = column(Column::Site.name())?.str()?;
+    let mut black_elo = black_elo.iter();
+    let mut band = band.iter();
+    let mut year = year.iter();
+    let mut is_draw = is_draw.iter();
+    let mut play = play.iter();
+    let mut speed = speed.iter();
+    let mut event = event.iter();
+    let mut site = site.iter();
+
+    type Key<'a> = (i64, i64, Option<i16>, (Option<&'a str>, Option<&'a str>));
+    let mut cells: PlHashMap<Key, CellCounts> = PlHashMap::new();
+    let mut series: PlHashMap<(Key, &str, Option<&str>), CellCounts> = PlHashMap::new();
+    let width = i64::from(BIN_WIDTH);
+    for w in white_elo.iter() {
+        let b = black_elo.next().flatten();
+        let band = band.next().flatten();
+        let year = year.next().flatten();
+        let is_draw = is_draw.next().flatten();
+        let format = (play.next().flatten(), speed.next().flatten());
+        let event = event.next().flatten();
+        let site = site.next().flatten();
+        // `binned`: both rated, the ratings plausible (a null band is
+        // not kept either).
+        let (Some(w), Some(b)) = (w, b) else { continue };
+        if band.is_none_or(|band| band == BAND_IMPLAUSIBLE) {
+            continue;
+        }
+        let (w, b) = (i64::from(w), i64::from(b));
+        let gap = (w - b).abs();
+        let gap_bin = if gap >= i64::from(GAP_CAP) {
+            i64::from(GAP_CAP)
+        } else {
+            gap / width * width
+        };
+        let key = ((w + b) / (2 * width) * width, gap_bin, year, format);
+        let game = CellCounts {
+            games: 1,
+            draws: u64::from(is_draw == Some(true)),
+            rating_sum: (w + b) as u64,
+            gap_sum: gap as u64,
+        };
+        cells.entry(key).or_default().absorb(game);
+        if let Some(event) = event.filter(|e| named.contains(e)) {
+            series.entry((key, event, site)).or_default().absorb(game);
+        }
+    }
+
+    let clamp = |v: i64| v.clamp(0, i64::from(u16::MAX)) as u16;
+    let cell_key = |(mean, gap, year, _): Key| CellKey {
+        mean_bin: clamp(mean),
+        gap_bin: clamp(gap),
+        year,
+    };
+    let format_key = |(_, _, _, (play, speed)): Key| {
+        (
+            play.and_then(Play::from_name).unwrap_or(Play::Unknown),
+            speed.unwrap_or_default().to_string(),
+        )
+    };
+    let mut out = ByFormat::<DrawCells>::default();
+    for (key, counts) in cells {
+        out.parts
+            .entry(format_key(key))
+            .or_default()
+            .cells
+            .entry(cell_key(key))
+            .or_default()
+            .absorb(counts);
+    }
+    for ((key, event, site), counts) in series {
+        let part = out.parts.entry(format_key(key)).or_default();
+        let cell = cell_key(key);
+        if let Some(rules) = catalogue.rules(event, site, cell.year) {
+            part.series
+                .entry((rules.series.clone(), cell))
+                .or_default()
+                .absorb(counts);
+        }
     }
     Ok(out)
 }

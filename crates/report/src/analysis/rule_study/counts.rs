@@ -1,6 +1,8 @@
 //! The rule study's queries over a table's rows and the counts read from
 //! them: event editions with their dates, and per edition and band the games,
-//! draws, agreed and short draws.
+//! draws, agreed and short draws. The same counts are made in Rust from a
+//! batch's used rows ([`counts_used`]); the queries are the reference the
+//! summary's tests hold them to (issue 50).
 
 use super::*;
 
@@ -315,6 +317,176 @@ pub fn counts_from(frames: [&DataFrame; 4]) -> Result<RuleStudyCounts> {
             speed.get(i).unwrap_or("?")
         );
         *out.formats.entry((k, format)).or_insert(0) += n.get(i).unwrap_or(0);
+    }
+    Ok(out)
+}
+
+/// The event names of the dated used rows that the catalogue names
+/// ([`catalogue_events`] of [`names_query`]), borrowed from the batch,
+/// each name matched once.
+pub(crate) fn catalogue_names<'a>(
+    used: &'a DataFrame,
+    catalogue: &EventCatalogue,
+) -> Result<PlHashSet<&'a str>> {
+    let event = used.column(Column::Event.name())?.str()?;
+    let year = used.column(Column::Year.name())?.i16()?;
+    let mut matched: PlHashMap<&str, bool> = PlHashMap::new();
+    for (event, year) in event.iter().zip(year.iter()) {
+        if let (Some(event), Some(_)) = (event, year) {
+            matched
+                .entry(event)
+                .or_insert_with(|| catalogue.names_event(event));
+        }
+    }
+    Ok(matched
+        .into_iter()
+        .filter_map(|(event, named)| named.then_some(event))
+        .collect())
+}
+
+/// [`counts_from`] the [`queries`], counted in Rust from a batch's used
+/// rows (a frame of `table::prepare_frame`'s columns) read once: the
+/// dated games of the events in `named` ([`catalogue_names`]), grouped
+/// by the queries' keys as they are in the columns, then read into the
+/// counts as [`counts_from`] reads the queries' groups.
+pub(crate) fn counts_used(
+    used: &DataFrame,
+    named: &PlHashSet<&str>,
+    short_limits: [u32; 2],
+) -> Result<RuleStudyCounts> {
+    let mut out = RuleStudyCounts::default();
+    if named.is_empty() {
+        return Ok(out);
+    }
+    let column = |name: &str| used.column(name);
+    let event = column(Column::Event.name())?.str()?;
+    let site = column(Column::Site.name())?.str()?;
+    let year = column(Column::Year.name())?.i16()?;
+    let round = column(Column::Round.name())?.str()?;
+    let white = column(Column::White.name())?.str()?;
+    let black = column(Column::Black.name())?.str()?;
+    let is_draw = column(IS_DRAW)?.bool()?;
+    let draw_type = column(Column::DrawType.name())?.str()?;
+    let moves = column(Column::Moves.name())?.u32()?;
+    let white_elo = column(Column::WhiteElo.name())?.u16()?;
+    let black_elo = column(Column::BlackElo.name())?.u16()?;
+    let basis = column(BASIS_ELO)?.i32()?;
+    let play = column(crate::analysis::table::PLAY)?.str()?;
+    let speed = column(Column::Speed.name())?.str()?;
+    let mut site = site.iter();
+    let mut round = round.iter();
+    let mut white = white.iter();
+    let mut black = black.iter();
+    let mut is_draw = is_draw.iter();
+    let mut draw_type = draw_type.iter();
+    let mut moves = moves.iter();
+    let mut white_elo = white_elo.iter();
+    let mut black_elo = black_elo.iter();
+    let mut basis = basis.iter();
+    let mut play = play.iter();
+    let mut speed = speed.iter();
+
+    type Key<'a> = (&'a str, Option<&'a str>, i16);
+    type Names<'a> = (Option<&'a str>, Option<&'a str>);
+    let mut groups: PlHashMap<(Key, RatingCell), GroupStats> = PlHashMap::new();
+    let mut by_round: PlHashMap<(Key, Option<&str>, RatingCell), PairingStats> = PlHashMap::new();
+    let mut pairings: PlHashMap<(Key, Names), PairingStats> = PlHashMap::new();
+    let mut formats: PlHashMap<(Key, Names), u64> = PlHashMap::new();
+    let agreed_type = Ending::Agreed.as_str();
+    for (event, year) in event.iter().zip(year.iter()) {
+        let site = site.next().flatten();
+        let round = round.next().flatten();
+        let names = (white.next().flatten(), black.next().flatten());
+        let is_draw = is_draw.next().flatten();
+        let draw_type = draw_type.next().flatten();
+        let moves = moves.next().flatten();
+        let elos = (white_elo.next().flatten(), black_elo.next().flatten());
+        let rated = basis.next().flatten().is_some();
+        let format = (play.next().flatten(), speed.next().flatten());
+        let (Some(event), Some(year)) = (event, year) else {
+            continue;
+        };
+        if !named.contains(event) {
+            continue;
+        }
+        let key = (event, site, year);
+        // As the queries' sums count them: a null is no game of the count.
+        let drawn = is_draw == Some(true);
+        let agreed = draw_type == Some(agreed_type);
+        let within = |limit: u32| moves.is_some_and(|m| m <= limit);
+        let short = short_limits.map(|limit| drawn && within(limit));
+        let short_agreed = short_limits.map(|limit| agreed && within(limit));
+        let drawn_moves = if drawn { moves.map(u64::from) } else { None };
+        let (cell, mean) = match elos {
+            (Some(w), Some(b)) if rated => {
+                (RatingCell::of(w, b), (u64::from(w) + u64::from(b)) / 2)
+            }
+            _ => (RatingCell::Unrated, 0),
+        };
+        let mut draw_types = [0u64; DrawType::ALL.len()];
+        for (count, kind) in draw_types.iter_mut().zip(DrawType::ALL) {
+            *count = u64::from(draw_type == Some(kind.as_str()));
+        }
+        let measures: PairingStats = [
+            1,
+            u64::from(drawn),
+            u64::from(agreed),
+            u64::from(short[0]),
+            u64::from(short[1]),
+        ];
+        groups.entry((key, cell)).or_default().add(&GroupStats {
+            games: 1,
+            draws: measures[1],
+            agreed: measures[2],
+            short: [measures[3], measures[4]],
+            draw_moves_sum: drawn_moves.unwrap_or(0),
+            draw_moves_squares: drawn_moves.map_or(0, |m| m * m),
+            draw_types,
+            rated: u64::from(rated),
+            rating_sum: mean,
+            short_agreed: short_agreed.map(u64::from),
+        });
+        by_round
+            .entry((key, round, cell))
+            .or_default()
+            .absorb(measures);
+        pairings.entry((key, names)).or_default().absorb(measures);
+        *formats.entry((key, format)).or_insert(0) += 1;
+    }
+
+    let owned = |(event, site, year): Key| -> EventKey {
+        (event.to_string(), site.map(str::to_string), year)
+    };
+    for ((key, cell), stats) in groups {
+        let (event, site, year) = owned(key);
+        out.groups
+            .entry((event, site, year, cell))
+            .or_default()
+            .absorb(stats);
+    }
+    for ((key, round, cell), stats) in by_round {
+        if let Some(n) = round.and_then(crate::analysis::crosstable::round_number) {
+            let key = owned(key);
+            out.rounds.entry(key.clone()).or_default().insert(n);
+            out.by_round
+                .entry((key, n, cell))
+                .or_default()
+                .absorb(stats);
+        }
+    }
+    for ((key, (white, black)), stats) in pairings {
+        let names = (
+            white.unwrap_or("?").to_string(),
+            black.unwrap_or("?").to_string(),
+        );
+        out.pairings
+            .entry((owned(key), names.0, names.1))
+            .or_default()
+            .absorb(stats);
+    }
+    for ((key, (play, speed)), n) in formats {
+        let format = format!("{} {}", play.unwrap_or("?"), speed.unwrap_or("?"));
+        *out.formats.entry((owned(key), format)).or_insert(0) += n;
     }
     Ok(out)
 }

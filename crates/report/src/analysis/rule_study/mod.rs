@@ -83,7 +83,7 @@ const CELL: &str = "rating_cell";
 /// rating's hundred and the gap between the two ratings in bins, so that
 /// games compared within a cell are alike in strength and in mismatch.
 #[derive(
-    Copy, Clone, Debug, Eq, PartialEq, Ord, PartialOrd, serde::Serialize, serde::Deserialize,
+    Copy, Clone, Debug, Eq, PartialEq, Hash, Ord, PartialOrd, serde::Serialize, serde::Deserialize,
 )]
 pub enum RatingCell {
     /// A player unrated, or a rating implausible for its system and year.
