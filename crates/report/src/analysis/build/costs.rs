@@ -237,6 +237,37 @@ fn query_costs() -> Result<()> {
             .to_string(),
         tallied,
     ));
+    // The counts by event (the second batch of queries before): in
+    // Rust, all together as `add_rows` counts them and each apart.
+    let builder = SummaryBuilder::new(&config);
+    let by_event = median(runs, || builder.events_in_rust(&used_rows).map(drop))?;
+    table_rows.push((
+        "standings, pairings, expected-draw cells and series, rule study: counted in Rust"
+            .to_string(),
+        by_event,
+    ));
+    let named = rule_study::catalogue_names(&used_rows, config.catalogue)?;
+    let apart = [
+        (
+            "event games, standings, pairings",
+            median(runs, || standings::count(&used_rows).map(drop))?,
+        ),
+        (
+            "expected-draw cells and series",
+            median(runs, || {
+                expected::cells::counts_used(&used_rows, &named, config.catalogue).map(drop)
+            })?,
+        ),
+        (
+            "rule study",
+            median(runs, || {
+                rule_study::counts_used(&used_rows, &named, filters.short_draws).map(drop)
+            })?,
+        ),
+    ];
+    for (name, took) in apart {
+        table_rows.push((format!("{name}: counted in Rust"), took));
+    }
     let mut sum = Duration::ZERO;
     for (name, query) in &queries {
         let took = median(runs, || {
