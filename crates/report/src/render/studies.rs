@@ -284,11 +284,15 @@ pub fn pair_model_basis(m: &rule_study::pair_model::PairModel) -> String {
             .map(|(r, n)| format!("{} {n}", r.as_str()))
             .collect::<Vec<_>>()
             .join(", "),
-        m.spanning_pairs
-            .iter()
-            .map(|(r, (n, g))| format!("{} {n} ({g})", r.as_str()))
-            .collect::<Vec<_>>()
-            .join(", ")
+        if m.spanning_pairs.is_empty() {
+            "none".to_string()
+        } else {
+            m.spanning_pairs
+                .iter()
+                .map(|(r, (n, g))| format!("{} {n} ({g})", r.as_str()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
     )
 }
 
@@ -324,7 +328,12 @@ pub fn pair_model_verdict(
         .collect::<Vec<_>>()
         .join("; ");
     format!(
-        "draw rate: {moves}. {} Here: {}.",
+        "{}{} Here: {}.",
+        if moves.is_empty() {
+            String::new()
+        } else {
+            format!("draw rate: {moves}. ")
+        },
         rule_study::pair_model::VERDICT,
         pair_model_departures(m, primary)
     )

@@ -102,7 +102,7 @@ struct Pairing {
 }
 
 /// Fit the pair-effects model to every edition of the study; `None` with
-/// no rule regime or no pairing left.
+/// no rule regime.
 pub fn fit(editions: &[Edition], rng: &mut Rng) -> Option<PairModel> {
     let regimes: Vec<Regime> = editions
         .iter()
@@ -173,7 +173,10 @@ pub fn fit(editions: &[Edition], rng: &mut Rng) -> Option<PairModel> {
         out.singleton_games += p.games;
     }
     if kept.is_empty() {
-        return None;
+        // No pair met in two editions: nothing identifies any regime.
+        out.identifying = regimes.iter().map(|r| (*r, 0)).collect();
+        out.not_identified = regimes;
+        return Some(out);
     }
     // Factor levels renumbered over the kept pairings, clusters too.
     let renumber = |levels: Vec<usize>| -> (Vec<usize>, usize) {
@@ -468,5 +471,13 @@ mod tests {
         assert_eq!(m.pairings, 6);
         assert_eq!(m.not_identified, vec![Regime::Sofia]);
         assert!(m.rows.is_empty());
+        // With every pair met once, nothing is left, and it says so.
+        for e in &mut editions {
+            e.pairs.retain(|(a, _), _| a.contains('x'));
+        }
+        let m = fit(&editions, &mut Rng::new(1)).unwrap();
+        assert_eq!((m.pairings, m.singletons), (0, 6));
+        assert_eq!(m.not_identified, vec![Regime::Sofia]);
+        assert_eq!(m.identifying[&Regime::Sofia], 0);
     }
 }
