@@ -65,21 +65,29 @@ pub fn source_stem(source: &str) -> String {
 /// the name's surname (before a comma or the last word) equals the stem,
 /// letters only ("Vachier-Lagrave, M" and "VachierLagrave").
 pub fn names(player: &str, stem: &str) -> bool {
-    let letters = |s: &str| -> String {
-        s.chars()
-            .filter(|c| c.is_alphabetic())
-            .flat_map(char::to_lowercase)
-            .collect()
-    };
-    let stem = letters(stem);
-    if stem.len() < 3 {
-        return false;
-    }
+    stem_letters(stem).is_some_and(|stem| surname_letters(player) == stem)
+}
+
+fn letters(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphabetic())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The letters of a stem that can name a player: none when fewer than
+/// three.
+fn stem_letters(stem: &str) -> Option<String> {
+    Some(letters(stem)).filter(|stem| stem.len() >= 3)
+}
+
+/// The letters of a player's surname, as [`names`] compares them.
+fn surname_letters(player: &str) -> String {
     let surname = match player.split_once(',') {
         Some((surname, _)) => surname,
         None => player.split_whitespace().last().unwrap_or(player),
     };
-    letters(surname) == stem
+    letters(surname)
 }
 
 /// The counts of [`query`]'s rows, by format and band.
@@ -111,8 +119,8 @@ pub fn counts_from(df: &DataFrame) -> Result<ByFormat<CollectedCounts>> {
 }
 
 /// [`counts_from`] the [`query`], counted in Rust from a batch's used
-/// rows (of [`super::table::prepare_frame`]'s columns): whether a player
-/// is named by a source is decided once for each source and player.
+/// rows (of [`super::table::prepare_frame`]'s columns): a source's stem
+/// and a player's surname are made once, not a row.
 pub fn count_used(used: &DataFrame) -> Result<ByFormat<CollectedCounts>> {
     let column = |name: &str| used.column(name);
     let source = column(Column::Source.name())?.str()?;
@@ -121,8 +129,10 @@ pub fn count_used(used: &DataFrame) -> Result<ByFormat<CollectedCounts>> {
     let band = column(BAND)?.i32()?;
     let play = column(PLAY)?.str()?;
     let speed = column(EFFECTIVE_TIME_CLASS)?.str()?;
-    let mut stems: PlHashMap<&str, String> = PlHashMap::new();
-    let mut named: PlHashMap<(&str, &str), bool> = PlHashMap::new();
+    let mut stems: PlHashMap<&str, Option<String>> = PlHashMap::new();
+    let mut surnames: PlHashMap<&str, String> = PlHashMap::new();
+    // Rows come source by source: the stem is looked up when it changes.
+    let mut last: Option<(&str, Option<String>)> = None;
     let mut cells: PlHashMap<_, [u64; 2]> = PlHashMap::new();
     let rows = source
         .iter()
@@ -133,16 +143,21 @@ pub fn count_used(used: &DataFrame) -> Result<ByFormat<CollectedCounts>> {
         .zip(speed.iter());
     for (((((source, white), black), band), play), speed) in rows {
         let source = source.unwrap_or("");
-        let mut is_named = false;
-        for player in [white, black].into_iter().flatten() {
-            is_named = *named.entry((source, player)).or_insert_with(|| {
-                let stem = stems.entry(source).or_insert_with(|| source_stem(source));
-                names(player, stem)
-            });
-            if is_named {
-                break;
-            }
+        if last.as_ref().is_none_or(|(l, _)| *l != source) {
+            let stem = stems
+                .entry(source)
+                .or_insert_with(|| stem_letters(&source_stem(source)));
+            last = Some((source, stem.clone()));
         }
+        let stem = &last.as_ref().expect("set above").1;
+        let is_named = stem.as_ref().is_some_and(|stem| {
+            [white, black].into_iter().flatten().any(|player| {
+                surnames
+                    .entry(player)
+                    .or_insert_with(|| surname_letters(player))
+                    == stem
+            })
+        });
         let cell = cells.entry((band, play, speed)).or_default();
         cell[0] += 1;
         cell[1] += u64::from(is_named);
