@@ -271,19 +271,9 @@ impl<'a> SummaryBuilder<'a> {
         });
         // The openings, audits, plus-remise and collection counted in Rust
         // too, each pass beside its query (`counters::tally`).
-        let tallied_by_queries = self.by_queries.then(|| counters::TallyTickets {
-            eco: first.add(games::opening_query(used.clone(), Column::Eco)),
-            opening: first.add(games::opening_query(used.clone(), Column::Opening)),
-            format_audit: first.add(format_audit::query(used.clone())),
-            audit_counts: first.add(audit::counts_query(used.clone())),
-            audit_examples: audit::example_queries(used.clone())
-                .into_iter()
-                .map(|q| first.add(q))
-                .collect(),
-            plus_remise: first.add(scoring::plus_remise_query(used.clone())),
-            collection: first.add(collection::query(used.clone())),
-            evidence: first.add(collection::evidence_query(used.clone())),
-        });
+        let tallied_by_queries = self
+            .by_queries
+            .then(|| counters::TallyTickets::add(&mut first, &used));
         // The counts by event in Rust too (`events`), unless by the
         // queries.
         let by_event = self

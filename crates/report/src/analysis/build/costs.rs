@@ -237,6 +237,29 @@ fn query_costs() -> Result<()> {
             .to_string(),
         tallied,
     ));
+    let tallied_by_queries = median(runs, || {
+        let mut batch = table::Batch::default();
+        let tickets = counters::TallyTickets::add(&mut batch, &used());
+        tickets.read(&batch.run()?)?;
+        Ok(())
+    })?;
+    table_rows.push((
+        "the same by their queries, run together and read".to_string(),
+        tallied_by_queries,
+    ));
+    type Counter = fn(&DataFrame) -> Result<()>;
+    let counters: [(&str, Counter); 6] = [
+        ("openings", |u| games::openings_used(u).map(drop)),
+        ("format audit", |u| format_audit::count_used(u).map(drop)),
+        ("audit", |u| audit::count_used(u).map(drop)),
+        ("plus-remise", |u| scoring::plus_remise_used(u).map(drop)),
+        ("collection", |u| collection::count_used(u).map(drop)),
+        ("evidence", |u| collection::evidence_used(u).map(drop)),
+    ];
+    for (name, count) in counters {
+        let took = median(runs, || count(&used_rows))?;
+        table_rows.push((format!("{name}: counted in Rust"), took));
+    }
     // The counts by event (the second batch of queries before): in
     // Rust, all together as `add_rows` counts them and each apart.
     let builder = SummaryBuilder::new(&config);

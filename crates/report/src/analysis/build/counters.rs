@@ -317,6 +317,23 @@ pub(super) struct TallyTickets {
 }
 
 impl TallyTickets {
+    /// Adds the queries of the used rows `used` to a batch.
+    pub fn add(batch: &mut Batch, used: &LazyFrame) -> TallyTickets {
+        TallyTickets {
+            eco: batch.add(games::opening_query(used.clone(), Column::Eco)),
+            opening: batch.add(games::opening_query(used.clone(), Column::Opening)),
+            format_audit: batch.add(format_audit::query(used.clone())),
+            audit_counts: batch.add(audit::counts_query(used.clone())),
+            audit_examples: audit::example_queries(used.clone())
+                .into_iter()
+                .map(|q| batch.add(q))
+                .collect(),
+            plus_remise: batch.add(scoring::plus_remise_query(used.clone())),
+            collection: batch.add(collection::query(used.clone())),
+            evidence: batch.add(collection::evidence_query(used.clone())),
+        }
+    }
+
     /// The counts from the queries' results.
     pub fn read(&self, results: &Results) -> Result<Tallied> {
         let examples: Vec<&DataFrame> = self
