@@ -152,6 +152,7 @@ pub fn rule_study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
             "series": m.series, "years": m.years,
             "fixed_effects": {"pair": m.pairs, "series": m.series, "year": m.years},
             "tolerance": rule_study::pair_model::TOLERANCE,
+            "variance_factor_for_pair_effects": m.absorbed_factor,
             "sweeps": m.demeaned.map(|d| d.iterations), "converged": m.demeaned.map(|d| d.converged),
             "singletons_dropped": {"pairings": m.singletons, "games": m.singleton_games},
             "unnamed_games_left_out": m.unnamed_games,
@@ -261,7 +262,7 @@ pub fn pair_model_basis(m: &rule_study::pair_model::PairModel) -> String {
     });
     format!(
         "fitted to {} games in {} pairings of {} pairs in {} editions of {} series in {} years \
-         ({} pair, {} series and {} year effects absorbed; tolerance {:e}, {}); dropped as singletons: \
+         ({} pair, {} series and {} year effects absorbed; tolerance {:e}, {}; variance factor {:.3}); dropped as singletons: \
          {} pairings ({} games), pairs that met in one edition only; left out: {} games with a side unnamed; \
          identified by the rule editions holding a pair that also met without that rule: {}; \
          pairs that met both under a rule and without it (their games): {}",
@@ -276,6 +277,7 @@ pub fn pair_model_basis(m: &rule_study::pair_model::PairModel) -> String {
         m.years,
         rule_study::pair_model::TOLERANCE,
         sweeps,
+        m.absorbed_factor,
         m.singletons,
         m.singleton_games,
         m.unnamed_games,

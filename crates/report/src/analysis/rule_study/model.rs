@@ -259,34 +259,52 @@ pub fn fit(editions: &[Edition], rng: &mut Rng) -> Option<ModelEstimates> {
             out.not_identified.push(*regime);
             continue;
         }
-        out.rows.extend(regime_rows(
-            &units,
-            &h,
-            r0 + k,
-            *regime,
-            identifying[regime],
+        let basis = Basis {
+            smallest_group: identifying[regime],
             clusters,
-            rng,
-        ));
+            absorbed: 1.0,
+        };
+        out.rows
+            .extend(regime_rows(&units, &h, r0 + k, *regime, basis, rng));
     }
     Some(out)
+}
+
+/// What a coefficient's inference rests on.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Basis {
+    /// The editions identifying it (intervals are withheld below the
+    /// coverage simulation's minimum).
+    pub(super) smallest_group: usize,
+    /// The units' clusters, numbered from 0.
+    pub(super) clusters: usize,
+    /// The factor on the estimate's cluster-robust variance for effects
+    /// absorbed before the fit that are not constant within a cluster
+    /// (pairs across editions): their residuals are shrunk by the
+    /// effects fitted, (N − 1) / (N − K) as Stata's `reghdfe`; 1 for the
+    /// primary model, whose absorbed effects are few or nested in editions.
+    /// The replicates' own residuals are not shrunk so, and take none.
+    pub(super) absorbed: f64,
 }
 
 /// One regime's coefficient (column `col` of the units' regressors) for
 /// every measure, with its restricted wild cluster bootstrap interval and
 /// p-value by cluster, and Holm's adjustment over the secondary measures.
-/// `h` is the inverse of the weighted cross-product of the regressors;
-/// `clusters` numbers the units' clusters from 0.
+/// `h` is the inverse of the weighted cross-product of the regressors.
 #[allow(clippy::needless_range_loop)] // a matrix's index arithmetic reads as the algebra
 pub(super) fn regime_rows(
     units: &[Unit],
     h: &[Vec<f64>],
     col: usize,
     regime: Regime,
-    smallest_group: usize,
-    clusters: usize,
+    basis: Basis,
     rng: &mut Rng,
 ) -> Vec<ModelRow> {
+    let Basis {
+        smallest_group,
+        clusters,
+        absorbed,
+    } = basis;
     let p = h.len();
     let small_sample = clusters as f64 / (clusters as f64 - 1.0);
     // β̂ₖ = Σ a_u hits_u with a_u = (H x_u)ₖ; the partialled regressor
@@ -323,7 +341,7 @@ pub(super) fn regime_rows(
                 }
             }
         }
-        let se = (small_sample * a0.iter().map(|x| x * x).sum::<f64>()).sqrt();
+        let se = (small_sample * absorbed * a0.iter().map(|x| x * x).sum::<f64>()).sqrt();
         let (interval, withheld, p_value) = if se.is_nan() || se <= 0.0 {
             (None, Some(Withheld::OneEdition), None)
         } else {

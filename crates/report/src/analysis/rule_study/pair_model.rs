@@ -31,7 +31,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use remis_core::rng::Rng;
 
 use super::absorb::{self, Demeaned, Factor};
-use super::model::{ModelRow, Unit, regime_rows};
+use super::model::{Basis, ModelRow, Unit, regime_rows};
 use super::{Edition, Measure, Regime};
 use crate::analysis::linalg::invert_ridged;
 
@@ -69,6 +69,9 @@ pub struct PairModel {
     /// Games of a pair with a player not named.
     pub unnamed_games: u64,
     pub demeaned: Option<Demeaned>,
+    /// The factor on the cluster-robust variance for the pair effects
+    /// fitted, (N − 1) / (N − K) over pairings N and pairs plus regimes K.
+    pub absorbed_factor: f64,
     /// The draw rate's coefficient on the same pairings with the series
     /// and year effects only: how much of the difference from the primary
     /// estimate the pair effects make, and how much the pairings kept.
@@ -82,13 +85,17 @@ effects for the event series, the year and the pair (both players' identities, c
 alternating projections (each column demeaned within series, year and pair in turn until no value moves by more \
 than 1e-10 in a sweep), pairings alone in their pair, series or year dropped; no rating or last-round term \
 (the counts hold neither by pairing: the pair's effect holds its strength); 95% intervals by the restricted wild \
-cluster bootstrap by edition on the demeaned data (399 replicates, Webb weights, the test inverted).";
+cluster bootstrap by edition on the demeaned data (399 replicates, Webb weights, the test inverted), the \
+estimate's cluster-robust variance scaled by (N − 1) / (N − K) for the pair effects fitted across editions \
+(N pairings, K pairs and regimes, as Stata's reghdfe).";
 
 /// Why it stays beside the primary estimate rather than replacing it.
 pub const VERDICT: &str = "It stays beside the primary estimate, as its check, not in its place: it keeps only \
 the games of pairs who met in two editions or more (a pair met once is fitted exactly by its own effect and tells \
 nothing about the rule), so it speaks for the regulars of the elite circuit rather than for every game, and it has \
-no rating or last-round term, the counts keeping neither by pairing. It would be the estimate to read where it \
+no rating or last-round term, the counts keeping neither by pairing; and in a simulation with planted pair \
+effects (24 rule editions of 96, fields chosen by the players' habits) its 95% intervals covered the effect 92% of \
+the time: a little narrow. It would be the estimate to read where it \
 moved a draw-rate estimate outside the primary's interval (then who played whom would be confounding the primary) \
 or identified a regime the primary cannot; where it does, that is said beside it.";
 
@@ -291,17 +298,23 @@ pub fn fit(editions: &[Edition], rng: &mut Rng) -> Option<PairModel> {
         })
         .collect();
     let h = invert_ridged(cross_product(&units));
+    // The pairs' effects are fitted across editions: the residuals are
+    // shrunk by them, and the estimate's variance is scaled back up.
+    let fitted = out.pairs + identified.len();
+    out.absorbed_factor = if kept.len() > fitted + 1 {
+        (kept.len() - 1) as f64 / (kept.len() - fitted) as f64
+    } else {
+        f64::NAN
+    };
     for (col, k) in identified.iter().enumerate() {
         let regime = regimes[*k];
-        out.rows.extend(regime_rows(
-            &units,
-            &h,
-            col,
-            regime,
-            out.identifying[&regime],
+        let basis = Basis {
+            smallest_group: out.identifying[&regime],
             clusters,
-            rng,
-        ));
+            absorbed: out.absorbed_factor,
+        };
+        out.rows
+            .extend(regime_rows(&units, &h, col, regime, basis, rng));
     }
     // The same pairings with the series and year effects alone.
     absorb::demean(
@@ -442,6 +455,30 @@ mod tests {
         // The same pairings without the pair effects are biased as the
         // plain model is.
         assert!(pairs.without_pair_effects[&Regime::Sofia] > -0.06);
+    }
+
+    /// The bootstrap on the demeaned data keeps its level: over data sets
+    /// of the planted design (24 rule editions of 96), the 95 % intervals
+    /// cover the planted effect within the coverage simulation's tolerance
+    /// of 95 % (4 points). Without the variance factor for the pair
+    /// effects they covered 87.8 % over 1,000 data sets; with it 92.2 %
+    /// (`REMIS_COVERAGE_SEEDS=1000`): still on the short side.
+    #[test]
+    #[allow(clippy::disallowed_macros)] // the figure, for `--nocapture`
+    fn the_intervals_on_the_demeaned_data_cover_the_planted_effect() {
+        let seeds = std::env::var("REMIS_COVERAGE_SEEDS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(200u64);
+        let mut covered = 0;
+        for seed in 0..seeds {
+            let m = fit(&planted(1000 + seed), &mut Rng::new(seed)).unwrap();
+            let (lo, hi) = draw_row(&m.rows).effect.interval.unwrap();
+            covered += usize::from(lo <= -0.10 && -0.10 <= hi);
+        }
+        let coverage = covered as f64 / seeds as f64;
+        eprintln!("pair-effects model: coverage {coverage:.3} over {seeds} data sets");
+        assert!((0.91..=0.99).contains(&coverage), "coverage {coverage}");
     }
 
     #[test]
