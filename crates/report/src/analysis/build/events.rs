@@ -7,19 +7,17 @@
 //! that need the first batch's results (the games per event, the
 //! catalogue's events among the names) in a second batch of queries.
 
-use super::standings::{self, EventGames};
+use super::standings;
 use super::*;
 use crate::analysis::expected::cells::DrawCells;
 use crate::analysis::population::ByFormat;
-
-type EventYear = (String, Option<i16>);
 
 /// A batch's games of the events the standings count, kept until they
 /// can be judged whole ([`SummaryBuilder::keep_pairings`]).
 pub(super) enum BatchPairings {
     /// The rows of [`scoring::pairing_rows_query`] (the reference).
     Rows(DataFrame),
-    Games(BTreeMap<EventYear, EventGames>),
+    Games(standings::BatchGames),
 }
 
 /// A batch's counts by event.
@@ -109,17 +107,14 @@ impl SummaryBuilder<'_> {
     /// The same counts made in Rust from the batch's used rows (a frame
     /// of [`table::prepare_frame`]'s columns).
     pub(super) fn events_in_rust(&self, used: &DataFrame) -> Result<EventCounts> {
-        let standings::BatchScoring {
-            mut counts,
-            games: event_games,
-        } = standings::count(used)?;
+        let standings::BatchScoring { mut counts, games } = standings::count(used)?;
         let pairings = if self.in_parts {
             // Judged on its own: the candidates from this batch's standings.
-            let pairings = standings::judge(event_games.iter(), &counts);
+            let pairings = standings::judge(games.games.iter().map(|(e, g)| (e, g)), &counts);
             counts.pairings.absorb(pairings);
             None
         } else {
-            Some(BatchPairings::Games(event_games))
+            Some(BatchPairings::Games(games))
         };
         let catalogue = self.config.catalogue;
         let named = rule_study::catalogue_names(used, catalogue)?;
