@@ -264,10 +264,28 @@ fn query_costs() -> Result<()> {
     // Rust, all together as `add_rows` counts them and each apart.
     let builder = SummaryBuilder::new(&config);
     let by_event = median(runs, || builder.events_in_rust(&used_rows).map(drop))?;
+    let by_event_cpu = LAST_CPU.get();
     table_rows.push((
         "standings, pairings, expected-draw cells and series, rule study: counted in Rust"
             .to_string(),
         by_event,
+    ));
+    let by_event_queries = median(runs, || {
+        let mut first = table::Batch::default();
+        let tickets = events::FirstTickets::add(&mut first, &used());
+        let first = first.run()?;
+        builder
+            .events_by_queries(&used(), &first, tickets)
+            .map(drop)
+    })?;
+    remis_core::say!(
+        "counts by event, CPU all threads: in Rust {:.1} ms, by their queries {:.1} ms",
+        by_event_cpu.as_secs_f64() * 1e3,
+        LAST_CPU.get().as_secs_f64() * 1e3
+    );
+    table_rows.push((
+        "the same by their queries (two batches), run and read".to_string(),
+        by_event_queries,
     ));
     let named = rule_study::catalogue_names(&used_rows, config.catalogue)?;
     let apart = [

@@ -386,12 +386,15 @@ pub(crate) fn counts_used(
     let mut play = play.iter();
     let mut speed = speed.iter();
 
+    // Each edition (event, site, year) looked up once a row, by its
+    // number in the four groupings.
     type Key<'a> = (&'a str, Option<&'a str>, i16);
     type Names<'a> = (Option<&'a str>, Option<&'a str>);
-    let mut groups: PlHashMap<(Key, RatingCell), GroupStats> = PlHashMap::new();
-    let mut by_round: PlHashMap<(Key, Option<&str>, RatingCell), PairingStats> = PlHashMap::new();
-    let mut pairings: PlHashMap<(Key, Names), PairingStats> = PlHashMap::new();
-    let mut formats: PlHashMap<(Key, Names), u64> = PlHashMap::new();
+    let mut editions: PlHashMap<Key, u32> = PlHashMap::new();
+    let mut groups: PlHashMap<(u32, RatingCell), GroupStats> = PlHashMap::new();
+    let mut by_round: PlHashMap<(u32, Option<&str>, RatingCell), PairingStats> = PlHashMap::new();
+    let mut pairings: PlHashMap<(u32, Names), PairingStats> = PlHashMap::new();
+    let mut formats: PlHashMap<(u32, Names), u64> = PlHashMap::new();
     let agreed_type = Ending::Agreed.as_str();
     for (event, year) in event.iter().zip(year.iter()) {
         let site = site.next().flatten();
@@ -409,7 +412,8 @@ pub(crate) fn counts_used(
         if !named.contains(event) {
             continue;
         }
-        let key = (event, site, year);
+        let next = editions.len() as u32;
+        let key = *editions.entry((event, site, year)).or_insert(next);
         // As the queries' sums count them: a null is no game of the count.
         let drawn = is_draw == Some(true);
         let agreed = draw_type == Some(agreed_type);
@@ -454,9 +458,11 @@ pub(crate) fn counts_used(
         *formats.entry((key, format)).or_insert(0) += 1;
     }
 
-    let owned = |(event, site, year): Key| -> EventKey {
-        (event.to_string(), site.map(str::to_string), year)
-    };
+    let mut keys: Vec<EventKey> = vec![Default::default(); editions.len()];
+    for ((event, site, year), at) in editions {
+        keys[at as usize] = (event.to_string(), site.map(str::to_string), year);
+    }
+    let owned = |at: u32| keys[at as usize].clone();
     for ((key, cell), stats) in groups {
         let (event, site, year) = owned(key);
         out.groups
