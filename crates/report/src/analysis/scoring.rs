@@ -1,6 +1,8 @@
 //! Alternative scoring: every used game's points under classical 1-½-0,
 //! "football" 3-1-0, children's 3-2-1 and plus-remise, and the event
-//! standings each system gives.
+//! standings each system gives. A summary counts a batch's games per
+//! event, standings and pairings in Rust (`build::standings`); the
+//! queries here are the reference it is held to (issue 50).
 
 use std::collections::BTreeMap;
 
@@ -434,10 +436,11 @@ pub fn pairings_query(used: LazyFrame, event_games: &DataFrame) -> LazyFrame {
 
 /// The games of events as the pairings need them: the used rows with an
 /// event, in the columns [`crosstable::query`] reads. A summary built
-/// batch by batch keeps these rows for the events that are not (yet)
-/// large, and finds the crosstables among them at the end
-/// ([`add_pairings`]), so that an event split between batches is judged
-/// whole.
+/// batch by batch by the queries (the reference) keeps these rows for
+/// the events that are not (yet) large, and finds the crosstables among
+/// them at the end ([`add_pairings`]), so that an event split between
+/// batches is judged whole; counted in Rust, it keeps the same games
+/// (`build::standings::KeptPairings`).
 pub fn pairing_rows_query(used: LazyFrame) -> LazyFrame {
     with_event(used).select([
         Column::Event.col(),

@@ -340,3 +340,46 @@ fn query_costs() -> Result<()> {
     }
     Ok(())
 }
+
+#[test]
+#[ignore = "a comparison on a real table, by hand (REMIS_COST_TABLE)"]
+fn the_whole_table_counted_in_rust_equals_its_queries() -> Result<()> {
+    // The whole table, in `classify`'s row groups and in batches of
+    // `BATCH_ROWS`, its pairings kept whole and (past 50,000 games)
+    // judged batch by batch, counted in Rust and by the queries: equal,
+    // field for field (what the tests hold on the fixtures, on a real
+    // table).
+    let Ok(path) = std::env::var("REMIS_COST_TABLE") else {
+        anyhow::bail!("REMIS_COST_TABLE names no table");
+    };
+    let path = std::path::Path::new(&path);
+    let settings = crate::analysis::Settings::default();
+    let config = settings.config();
+    let row_groups = remis_table::writer::ROW_GROUP_ROWS;
+    for (rows, kept) in [
+        (row_groups, PAIRINGS_KEPT),
+        (BATCH_ROWS, PAIRINGS_KEPT),
+        (row_groups, 50_000),
+    ] {
+        let builder = || SummaryBuilder::new(&config).with_pairings_kept(kept);
+        let start = Instant::now();
+        let in_rust = crate::analysis::summarize_with(path, builder(), rows)?;
+        let in_rust_took = start.elapsed();
+        let start = Instant::now();
+        let by_queries = crate::analysis::summarize_with(path, builder().with_queries(), rows)?;
+        remis_core::say!(
+            "batches of {rows}, {kept} pairings kept: {} rows, in Rust {:.2} s, by the queries {:.2} s",
+            in_rust.rows(),
+            in_rust_took.as_secs_f64(),
+            start.elapsed().as_secs_f64()
+        );
+        anyhow::ensure!(in_rust.scoring == by_queries.scoring, "the scoring differs");
+        anyhow::ensure!(in_rust.expected == by_queries.expected, "the cells differ");
+        anyhow::ensure!(
+            in_rust.rule_study == by_queries.rule_study,
+            "the rule study differs"
+        );
+        anyhow::ensure!(in_rust == by_queries, "the summaries differ");
+    }
+    Ok(())
+}
