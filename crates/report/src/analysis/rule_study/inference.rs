@@ -471,7 +471,7 @@ pub mod coverage {
 
     /// A binomial draw: by Bernoulli trials for small counts, else by the
     /// normal approximation (its error is far below the edition shifts').
-    fn binomial(rng: &mut Rng, n: u64, p: f64) -> u64 {
+    pub(in crate::analysis::rule_study) fn binomial(rng: &mut Rng, n: u64, p: f64) -> u64 {
         if n <= 64 {
             return (0..n).filter(|_| rng.chance(p)).count() as u64;
         }

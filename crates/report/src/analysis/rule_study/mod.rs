@@ -45,6 +45,7 @@ pub use estimate::{MATCH_RATING, MATCH_YEARS, MeasureEstimate, RegimeEstimate};
 pub mod absorb;
 pub mod inference;
 pub mod model;
+pub mod model_coverage;
 pub mod pair_model;
 pub mod published;
 pub mod wild;
@@ -432,6 +433,11 @@ pub struct RuleStudy {
     /// The same effects from a model with pair effects ([`pair_model`]),
     /// beside the primary estimate.
     pub pair_model: Option<pair_model::PairModel>,
+    /// The primary model's own coverage simulation ([`model_coverage`]),
+    /// which sets the fewest identifying editions from which its
+    /// intervals are shown (the pair-effects model and the checks keep
+    /// the raw designs' minimum, `calibration`).
+    pub model_coverage: Option<model_coverage::ModelCoverage>,
 }
 
 impl RuleStudy {
@@ -664,13 +670,28 @@ pub fn rule_study(
     study.model = model::fit(&study.editions, &mut rng);
     // A stream of its own, so that adding this fit moved no other figure.
     study.pair_model = pair_model::fit(&study.editions, &mut Rng::new(SEED + 49));
+    // The model's own minimum, from a stream of its own too; without a
+    // regime it could simulate (none identified by two editions or more),
+    // no count is supported.
+    study.model_coverage = study
+        .model
+        .as_ref()
+        .and_then(|m| model_coverage::simulate(&study.editions, m, model_coverage::SEED));
+    let model_minimum = study.model_coverage.as_ref().and_then(|c| c.minimum);
     // Below the minimum the bootstrap's p-values are no surer than its
     // intervals: both withheld.
-    for row in study
+    for (row, minimum) in study
         .model
         .iter_mut()
         .flat_map(|m| m.rows.iter_mut())
-        .chain(study.pair_model.iter_mut().flat_map(|m| m.rows.iter_mut()))
+        .map(|r| (r, model_minimum))
+        .chain(
+            study
+                .pair_model
+                .iter_mut()
+                .flat_map(|m| m.rows.iter_mut())
+                .map(|r| (r, minimum)),
+        )
     {
         row.effect.withhold_below(minimum);
         if matches!(

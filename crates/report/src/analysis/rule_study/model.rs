@@ -97,9 +97,23 @@ pub fn holm(p: &[f64]) -> Vec<f64> {
     out
 }
 
-/// Fit the model to every edition of the study.
-#[allow(clippy::needless_range_loop)] // a matrix's index arithmetic reads as the algebra
-pub fn fit(editions: &[Edition], rng: &mut Rng) -> Option<ModelEstimates> {
+/// The model's regressors on the study's games: each group's cluster,
+/// games, counts and row of the design matrix, and where its columns are.
+pub(super) struct Design {
+    pub(super) regimes: Vec<Regime>,
+    pub(super) units: Vec<Unit>,
+    /// Columns: the regimes' from `r0`; the last round's term at `last`
+    /// when some edition's last round is known.
+    pub(super) r0: usize,
+    pub(super) last: Option<usize>,
+    pub(super) parameters: usize,
+    pub(super) series: usize,
+    pub(super) years: usize,
+}
+
+/// The model's design on every edition of the study; `None` without a
+/// rule edition.
+pub(super) fn design(editions: &[Edition]) -> Option<Design> {
     let regimes: Vec<Regime> = editions
         .iter()
         .map(|e| e.regime)
@@ -207,6 +221,43 @@ pub fn fit(editions: &[Edition], rng: &mut Rng) -> Option<ModelEstimates> {
             }
         }
     }
+    Some(Design {
+        regimes,
+        units,
+        r0,
+        last: with_last.then_some(last),
+        parameters: p,
+        series: series.len(),
+        years: years.len(),
+    })
+}
+
+/// The editions (their indices) under `regime` in series that also played
+/// without it: those that identify its coefficient.
+pub(super) fn identifying_editions(editions: &[Edition], regime: Regime) -> Vec<usize> {
+    (0..editions.len())
+        .filter(|&i| {
+            let e = &editions[i];
+            e.regime == regime
+                && editions
+                    .iter()
+                    .any(|o| o.series == e.series && o.regime != regime)
+        })
+        .collect()
+}
+
+/// Fit the model to every edition of the study.
+#[allow(clippy::needless_range_loop)] // a matrix's index arithmetic reads as the algebra
+pub fn fit(editions: &[Edition], rng: &mut Rng) -> Option<ModelEstimates> {
+    let Design {
+        regimes,
+        units,
+        r0,
+        last,
+        parameters: p,
+        series,
+        years,
+    } = design(editions)?;
     let mut xtx = vec![vec![0.0; p]; p];
     for u in &units {
         for i in 0..p {
@@ -223,29 +274,18 @@ pub fn fit(editions: &[Edition], rng: &mut Rng) -> Option<ModelEstimates> {
     // Rule editions of each regime in series that also played without it.
     let identifying: BTreeMap<Regime, usize> = regimes
         .iter()
-        .map(|r| {
-            let n = editions
-                .iter()
-                .filter(|e| {
-                    e.regime == *r
-                        && editions
-                            .iter()
-                            .any(|o| o.series == e.series && o.regime != *r)
-                })
-                .count();
-            (*r, n)
-        })
+        .map(|r| (*r, identifying_editions(editions, *r).len()))
         .collect();
     let mut out = ModelEstimates {
         editions: clusters,
         groups: units.len(),
         parameters: p,
-        series: series.len(),
-        years: years.len(),
+        series,
+        years,
         identifying: identifying.clone(),
         ..ModelEstimates::default()
     };
-    if with_last {
+    if let Some(last) = last {
         let xty: Vec<f64> = (0..p)
             .map(|i| units.iter().map(|u| u.x[i] * u.hits[0]).sum())
             .collect();
