@@ -111,6 +111,30 @@ fn sofia_study_compares_rule_events_with_controls() {
     // The matching is stated: the window and what it kept.
     assert_eq!(study["match_window"]["years"], 2);
     assert!(sofia["matched_controls"].as_u64().unwrap() <= 27);
+    // The primary model's interval follows its own coverage simulation
+    // (issue 49): shown exactly when the regime's identifying editions
+    // reach the minimum it sets, the data's own count among those
+    // simulated.
+    let primary = &study["primary"];
+    let interval = &primary["interval"];
+    let by_count = interval["coverage_simulation"]["by_count"]
+        .as_array()
+        .unwrap();
+    let identifying = primary["identifying_editions"]["sofia"].as_u64().unwrap();
+    assert!(
+        by_count
+            .iter()
+            .any(|c| c["identifying_editions"].as_u64() == Some(identifying)),
+        "{interval}"
+    );
+    let minimum = interval["min_editions"].as_u64();
+    let draw_rate = &primary["effects"][0];
+    assert_eq!(draw_rate["measure"], "Draw rate");
+    assert_eq!(
+        draw_rate["effect"]["ci95_low"].is_number(),
+        minimum.is_some_and(|m| identifying >= m),
+        "{interval}"
+    );
     // The report shows the same Sofia-only numbers as `remis sofia`.
     let page = dir.join("report.html");
     succeeded(
@@ -124,6 +148,7 @@ fn sofia_study_compares_rule_events_with_controls() {
             .unwrap(),
     );
     let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("id=\"rule-model-coverage\""));
     let effects = &html[html
         .find("id=\"rule-effects\"")
         .expect("the estimates' table")..];

@@ -134,6 +134,7 @@ pub fn rule_study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
             "editions": m.editions, "groups": m.groups, "parameters": m.parameters,
             "series": m.series, "years": m.years, "replicates": rule_study::model::MODEL_REPLICATES,
             "last_round_draw_rate_coefficient": m.last_round,
+            "interval": model_interval_json(study),
             "identifying_editions": m.identifying.iter().map(|(r, n)| (r.as_str().to_string(), serde_json::json!(n))).collect::<serde_json::Map<_, _>>(),
             "not_identified": m.not_identified.iter().map(|r| r.as_str()).collect::<Vec<_>>(),
             "effects": m.rows.iter().map(|r| serde_json::json!({
@@ -208,6 +209,49 @@ pub fn rule_study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
             "contradicts_coding": e.contradicts_coding().is_some(),
         })).collect::<Vec<_>>(),
         "fast_games_left_out": study.fast_games_left_out,
+    })
+}
+
+/// How the primary model's intervals are made and from how many
+/// identifying editions they are shown: its own coverage simulation.
+fn model_interval_json(study: &rule_study::RuleStudy) -> serde_json::Value {
+    use rule_study::model_coverage as sim;
+    let tally = |t: &sim::Tally| {
+        serde_json::json!({
+            "data_sets": t.data_sets, "coverage": t.coverage(), "unbounded": t.unbounded_share(),
+        })
+    };
+    serde_json::json!({
+        "method": "restricted wild cluster bootstrap by edition (null imposed), Webb weights, equal-tailed test inverted by bisection",
+        "replicates": rule_study::model::MODEL_REPLICATES,
+        "min_editions": study.model_coverage.as_ref().and_then(|c| c.minimum),
+        "min_editions_means": "the fewest identifying editions of a regime (rule editions in series that also played without it) from which the model's intervals and p-values are shown, from the model's own coverage simulation",
+        "coverage_simulation": study.model_coverage.as_ref().map(|c| serde_json::json!({
+            "design": "the model's own: its editions, groups of games and fixed effects as fitted; each group's draw rate the fit's without the regimes' terms, each edition shifted by a normal shock, the treated editions by the planted effect, binomial draws; counts below the data's own by keeping a random few of the identifying editions under the rule and coding the rest without it",
+            "between_edition_sd": c.between_edition_sd,
+            "between_edition_sd_from": "method of moments on the fit's draw-rate residuals: the sum over editions of each edition's squared mean residual against its expectation under an edition shock and binomial draws, with the fit's shrinkage of the residuals from its hat matrix",
+            "planted_effects": sim::EFFECTS,
+            "data_sets_per_regime_count_and_effect": sim::DATA_SETS,
+            "replicates": sim::REPLICATES,
+            "subsample_redrawn_every": sim::SUBSAMPLE_EVERY,
+            "seed": sim::SEED,
+            "rule": sim::rule(),
+            "by_count": c.by_count.iter().map(|(k, t)| {
+                let (lo, hi) = t.range();
+                serde_json::json!({
+                    "identifying_editions": k, "data_sets": t.data_sets, "coverage": t.coverage(),
+                    "unbounded": t.unbounded_share(), "range": [lo, hi], "holds": t.holds(),
+                })
+            }).collect::<Vec<_>>(),
+            "by_regime": c.cells.iter().map(|x| serde_json::json!({
+                "regime": x.regime.as_str(), "identifying_editions": x.treated, "data_own": x.treated == x.of,
+                "by_effect": sim::EFFECTS.iter().zip(&x.by_effect).map(|(e, t)| {
+                    let mut v = tally(t);
+                    v["effect"] = serde_json::json!(e);
+                    v
+                }).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+        })),
     })
 }
 
@@ -480,6 +524,9 @@ pub fn write_rule_study(
                 .collect::<Vec<_>>()
                 .join(", ")
         )?;
+    }
+    if let Some(c) = &study.model_coverage {
+        writeln!(out, "  {}", text::model_coverage(c))?;
     }
     if let Some(pairs) = &study.pair_model {
         write_pair_model(out, pairs, study.model.as_ref(), limits)?;

@@ -291,6 +291,95 @@ pub fn calibration(c: &crate::analysis::rule_study::inference::coverage::Calibra
     )
 }
 
+/// The primary model's own coverage simulation and the minimum it sets,
+/// in words (terminal and page).
+pub fn model_coverage(c: &crate::analysis::rule_study::model_coverage::ModelCoverage) -> String {
+    use crate::analysis::rule_study::model_coverage as sim;
+    let tally = |t: &sim::Tally| {
+        format!(
+            "{:.1}%{}",
+            t.coverage() * 100.0,
+            if t.unbounded > 0 {
+                format!(" ({:.0}% unbounded)", t.unbounded_share() * 100.0)
+            } else {
+                String::new()
+            }
+        )
+    };
+    let by_count: Vec<String> = c
+        .by_count
+        .iter()
+        .map(|(k, t)| {
+            format!(
+                "{k}: {} of {}{}",
+                tally(t),
+                t.data_sets,
+                if t.holds() { "" } else { ", fails" }
+            )
+        })
+        .collect();
+    let mut regimes: Vec<String> = Vec::new();
+    for r in c
+        .cells
+        .iter()
+        .map(|x| x.regime)
+        .collect::<std::collections::BTreeSet<_>>()
+    {
+        let cells: Vec<String> = c
+            .cells
+            .iter()
+            .filter(|x| x.regime == r)
+            .map(|x| {
+                format!(
+                    "{}{}: {} / {}",
+                    x.treated,
+                    if x.treated == x.of { " (its own)" } else { "" },
+                    tally(&x.by_effect[0]),
+                    tally(&x.by_effect[1])
+                )
+            })
+            .collect();
+        regimes.push(format!("{} {}", r.as_str(), cells.join(", ")));
+    }
+    let minimum = match c.minimum {
+        Some(m) => format!(
+            "The model's intervals are shown from {m} identifying editions of a regime (its own coverage simulation)"
+        ),
+        None => "No interval of the model is shown: at the largest count simulated its own coverage simulation did not hold".into(),
+    };
+    format!(
+        "{minimum}: {}. Coverage by identifying editions, pooled: {}. By regime (effect {:+.0} / {:+.0}): {}.",
+        model_coverage_design(c),
+        by_count.join(", "),
+        sim::EFFECTS[0] * 100.0,
+        sim::EFFECTS[1] * 100.0,
+        regimes.join("; "),
+    )
+}
+
+/// How the primary model's coverage simulation is made, and its rule.
+pub fn model_coverage_design(
+    c: &crate::analysis::rule_study::model_coverage::ModelCoverage,
+) -> String {
+    use crate::analysis::rule_study::model_coverage as sim;
+    format!(
+        "the model's design as fitted (its editions, groups of games and fixed effects), each group's draw rate \
+the fit's without the regimes' terms, each edition shifted by a normal shock of sd {:.1} points (the between-edition sd \
+estimated from the fit's residuals by the method of moments), the treated editions by a planted effect of {:+.0} or {:+.0} \
+points; the data's own count of identifying editions and fewer (down to 2, a random few kept under the rule, the rest \
+coded without it, redrawn every {} data sets); {} data sets per regime, count and effect, each with the model's restricted \
+wild cluster bootstrap ({} replicates, seed {}); {}",
+        c.between_edition_sd * 100.0,
+        sim::EFFECTS[0] * 100.0,
+        sim::EFFECTS[1] * 100.0,
+        sim::SUBSAMPLE_EVERY,
+        sim::DATA_SETS,
+        sim::REPLICATES,
+        sim::SEED,
+        sim::rule(),
+    )
+}
+
 /// What one regime's estimates rest on, in words: editions, the matched
 /// controls and the mean ratings.
 pub fn regime_basis(e: &crate::analysis::rule_study::RegimeEstimate) -> String {

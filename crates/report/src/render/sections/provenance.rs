@@ -75,7 +75,8 @@ pub fn methods_section(h: &mut String, audit: &crate::analysis::audit::Audit) {
          differences in differences have restricted wild cluster bootstrap intervals by event edition (the null \
          imposed, Webb weights, the test inverted; MacKinnon and Webb 2017, Cameron, Gelbach and Miller 2008), shown \
          only from the number of editions at which a coverage simulation at the data's own edition counts held its \
-         level (see Rules against draws).</p>\n\
+         level; its primary model's intervals likewise, from a simulation of the model's own design (see Rules \
+         against draws).</p>\n\
          <p><strong>Online and over the board, and the time class.</strong> Decided for each game at \
          classification from the strongest evidence in its tags, and kept in the table with the tag that decided \
          it: play from the <code>Site</code> tag's platform, then the event's name (series known to be played over \

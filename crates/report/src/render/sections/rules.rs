@@ -18,7 +18,7 @@ with and without the rule, minus the controls' change over the same years, with 
 Intervals are 95%: a restricted wild cluster bootstrap by event edition (the null imposed, the test \
 inverted), because games of one edition are not independent; they are missing where a group has a single \
 edition, and wherever the smallest group has fewer editions than a coverage simulation at these data's own \
-counts supports (the minimum is stated). A series whose pre-trend placebo fails is flagged, and editions whose games contradict their \
+counts supports (the minimum is stated; the primary model's from a simulation of its own design). A series whose pre-trend placebo fails is flagged, and editions whose games contradict their \
 coding (agreed draws where the rule allows none) are listed.";
 
 /// What the rule study cannot show, in words.
@@ -550,15 +550,100 @@ pub fn rule_study_primary(h: &mut String, study: &crate::analysis::rule_study::R
         "</table></div>\n<p class=\"caption\">The study's primary estimate, in percentage points: a {} Fitted to {} \
          editions of {} series in {} years ({} groups of games, {} parameters). With series fixed effects a regime's effect \
          is identified by the series that played both with and without it (their rule editions are counted); series \
-         always under one regime anchor only the year and rating effects. Series whose pre-trend placebo fails are in it. Intervals and \
-         p-values are withheld below the coverage simulation's minimum, as for the checks below: the stratified \
-         estimates (raw, adjusted, within pairs) and the series' differences in differences.</p>",
+         always under one regime anchor only the year and rating effects. Series whose pre-trend placebo fails are in it. {}</p>",
         escape(model::SPECIFICATION),
         m.editions,
         m.series,
         m.years,
         m.groups,
-        m.parameters
+        m.parameters,
+        match &study.model_coverage {
+            Some(c) => match c.minimum {
+                Some(m) => format!(
+                    "Intervals and p-values are shown from {m} identifying editions of a regime: the minimum set by the \
+                     model's own coverage simulation (below), not the checks' (the raw designs')."
+                ),
+                None => "No interval or p-value is shown: the model's own coverage simulation (below) held at no count \
+                         from which every larger count held."
+                    .into(),
+            },
+            None => "Intervals and p-values are withheld: no regime has two identifying editions or more, so the \
+                     model's own coverage simulation had nothing to simulate."
+                .into(),
+        }
+    );
+    if let Some(c) = &study.model_coverage {
+        rule_study_model_coverage(h, c);
+    }
+}
+
+/// The model's own coverage simulation as a table: by count of
+/// identifying editions, pooled and by regime.
+fn rule_study_model_coverage(
+    h: &mut String,
+    c: &crate::analysis::rule_study::model_coverage::ModelCoverage,
+) {
+    use crate::analysis::rule_study::model_coverage as sim;
+    let pct = |t: &sim::Tally| {
+        format!(
+            "{:.1}%{}",
+            t.coverage() * 100.0,
+            if t.unbounded > 0 {
+                format!(
+                    " <small>({:.0}% unbounded)</small>",
+                    t.unbounded_share() * 100.0
+                )
+            } else {
+                String::new()
+            }
+        )
+    };
+    let _ = write!(
+        h,
+        "<div class=\"wide\"><table id=\"rule-model-coverage\"><tr><th>Identifying editions</th><th>Data sets</th>\
+         <th>Coverage of the model's 95% intervals</th><th>Range it must fall in</th><th class=\"l\">Holds</th>\
+         <th class=\"l\">By regime: no effect / {:+.0} points</th></tr>",
+        sim::EFFECTS[1] * 100.0
+    );
+    for (k, t) in &c.by_count {
+        let (lo, hi) = t.range();
+        let regimes: Vec<String> = c
+            .cells
+            .iter()
+            .filter(|x| x.treated == *k)
+            .map(|x| {
+                format!(
+                    "{}{}: {} / {}",
+                    escape(x.regime.as_str()),
+                    if x.treated == x.of {
+                        " (its own count)"
+                    } else {
+                        ""
+                    },
+                    pct(&x.by_effect[0]),
+                    pct(&x.by_effect[1])
+                )
+            })
+            .collect();
+        let _ = write!(
+            h,
+            "<tr><td>{k}</td><td>{}</td><td>{}</td><td>{:.1}–{:.1}%</td><td class=\"l\">{}</td><td class=\"l\">{}</td></tr>",
+            t.data_sets,
+            pct(t),
+            lo * 100.0,
+            hi * 100.0,
+            if t.holds() { "yes" } else { "no" },
+            regimes.join("; "),
+        );
+    }
+    let _ = writeln!(
+        h,
+        "</table></div>\n<p class=\"caption\">The primary model's own coverage simulation: how often its interval \
+         for the draw rate held the planted effect, by the number of editions identifying the regime; {}. Intervals are \
+         shown from {}.</p>",
+        escape(&crate::render::text::model_coverage_design(c)),
+        c.minimum
+            .map_or("no count".into(), |m| format!("{m} identifying editions")),
     );
 }
 
@@ -627,7 +712,8 @@ pub fn rule_study_pair_model(h: &mut String, study: &crate::analysis::rule_study
     let _ = writeln!(
         h,
         "</table></div>\n<p class=\"caption\">A {} It was {}. {} Here: {}. Intervals and p-values are withheld below the \
-         coverage simulation's minimum, as for the primary estimate.</p>",
+         raw designs' coverage simulation's minimum, as for the checks (the primary model's own simulation is of its \
+         design, not this one's).</p>",
         escape(pair_model::SPECIFICATION),
         escape(&studies::pair_model_basis(m)),
         escape(pair_model::VERDICT),
