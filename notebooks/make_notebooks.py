@@ -155,7 +155,8 @@ sourced catalogue (`data/events.toml`, or `REMIS_EVENTS`): for every rule pooled
 regime apart, the raw difference, a difference adjusted for both players' ratings against
 control editions matched on years (± 2) and mean rating (± 100), and a difference within
 pairs of players who met under both; 95% restricted wild cluster bootstrap intervals by event
-edition, shown from the number of editions a coverage simulation at the data's counts supports.
+edition, shown from the number of editions a coverage simulation at the data's counts supports
+(the primary model's from a simulation of its own design: `primary.interval.min_editions`).
 For series that changed their rules: differences in differences with a pre-trend placebo.
 
 This notebook reads remis's numbers as JSON and **reproduces the raw and adjusted estimates
