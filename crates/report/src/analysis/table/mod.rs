@@ -16,6 +16,7 @@ pub use remis_table::format::Play;
 use remis_table::schema::Column;
 use remis_table::schema::{Ending, GameResult};
 
+pub mod names;
 mod open;
 pub use open::*;
 mod prepared;
@@ -413,7 +414,7 @@ fn event_table(lf: LazyFrame, filters: &Filters) -> Result<DataFrame> {
         lf.select([Column::Event.col()])
             .filter(Column::Event.col().is_not_null())
             .group_by([Column::Event.col()])
-            .agg([len().alias("n")]),
+            .agg([len().alias(names::N)]),
     )?;
     let names = names.column(Column::Event.name())?.str()?;
     let mut selected = Vec::with_capacity(names.len());
@@ -431,7 +432,7 @@ fn event_table(lf: LazyFrame, filters: &Filters) -> Result<DataFrame> {
         height,
         vec![
             names.clone().into_column(),
-            polars::prelude::Column::new("event_selected".into(), selected),
+            polars::prelude::Column::new(EVENT_SELECTED.into(), selected),
         ],
     )?)
 }
@@ -445,18 +446,22 @@ pub fn used(prepared: LazyFrame) -> LazyFrame {
 pub fn coverage_query(prepared: LazyFrame) -> LazyFrame {
     prepared
         .group_by([col(REASON)])
-        .agg([len().cast(DataType::UInt64).alias("n")])
+        .agg([len().cast(DataType::UInt64).alias(names::N)])
 }
 
 pub fn coverage_from(df: &DataFrame) -> Result<BTreeMap<String, u64>> {
     let reasons = df.column(REASON)?.str()?;
-    let n = df.column("n")?.u64()?;
+    let n = df.column(names::N)?.u64()?;
     Ok(reasons
         .iter()
         .zip(n.iter())
         .map(|(r, n)| (r.unwrap_or_default().to_string(), n.unwrap_or(0)))
         .collect())
 }
+
+/// The columns of [`marks_query`].
+const SYNTHETIC: &str = "synthetic";
+const MARKED: &str = "marked";
 
 /// Rows made by `remis generate` (tag `Synthetic`), and rows with
 /// duplicate marks (`classify --dedup`), among all rows read.
@@ -466,13 +471,13 @@ pub fn marks_query(lf: LazyFrame) -> LazyFrame {
             .col()
             .cast(DataType::UInt64)
             .sum()
-            .alias("synthetic"),
+            .alias(SYNTHETIC),
         Column::Duplicate
             .col()
             .is_not_null()
             .cast(DataType::UInt64)
             .sum()
-            .alias("marked"),
+            .alias(MARKED),
     ])
 }
 
@@ -480,7 +485,7 @@ pub fn marks_query(lf: LazyFrame) -> LazyFrame {
 pub fn marks_from(df: &DataFrame) -> Result<(u64, u64)> {
     let get =
         |name: &str| -> Result<u64> { Ok(df.column(name)?.get(0)?.extract::<u64>().unwrap_or(0)) };
-    Ok((get("synthetic")?, get("marked")?))
+    Ok((get(SYNTHETIC)?, get(MARKED)?))
 }
 
 /// One cell of the draw cube: games used, by band, year, result kind,
@@ -590,24 +595,27 @@ pub fn cube_rows(cube: &BTreeMap<CubeKey, u64>, format: &LeadFormat) -> Vec<Cube
         .collect()
 }
 
+/// A draw's number of moves in the cube (null for decisive games).
+const DRAW_MOVES: &str = "draw_moves";
+
 /// The draw cube of the used rows.
 pub fn cube_query(used: LazyFrame) -> LazyFrame {
     used.with_column(
         when(col(IS_DRAW))
             .then(Column::Moves.col())
             .otherwise(lit(NULL).cast(DataType::UInt32))
-            .alias("draw_moves"),
+            .alias(DRAW_MOVES),
     )
     .group_by([
         col(BAND),
         Column::Year.col(),
         col(IS_DRAW),
         Column::DrawType.col(),
-        col("draw_moves"),
+        col(DRAW_MOVES),
         col(PLAY),
         col(EFFECTIVE_TIME_CLASS),
     ])
-    .agg([len().cast(DataType::UInt64).alias("games")])
+    .agg([len().cast(DataType::UInt64).alias(names::GAMES)])
 }
 
 pub fn cube_from(df: &DataFrame) -> Result<BTreeMap<CubeKey, u64>> {
@@ -615,10 +623,10 @@ pub fn cube_from(df: &DataFrame) -> Result<BTreeMap<CubeKey, u64>> {
     let year = df.column(Column::Year.name())?.i16()?;
     let is_draw = df.column(IS_DRAW)?.bool()?;
     let draw_type = df.column(Column::DrawType.name())?.str()?;
-    let moves = df.column("draw_moves")?.u32()?;
+    let moves = df.column(DRAW_MOVES)?.u32()?;
     let play = df.column(PLAY)?.str()?;
     let speed = df.column(EFFECTIVE_TIME_CLASS)?.str()?;
-    let games = df.column("games")?.u64()?;
+    let games = df.column(names::GAMES)?.u64()?;
     let mut out = BTreeMap::new();
     for i in 0..df.height() {
         let key = CubeKey {
