@@ -11,7 +11,7 @@ use polars::prelude::*;
 use super::merge::{Merge, pairs};
 use super::population::{ByFormat, by_format, format_keys, format_of};
 use super::table::{
-    BAND, BAND_IMPLAUSIBLE, EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, Play, band_of_row,
+    BAND, BAND_IMPLAUSIBLE, EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, Play, band_of_row, names,
 };
 use crate::study::{Band, BandScheme, Proportion};
 use remis_table::ratings::Ratings;
@@ -21,8 +21,8 @@ use remis_table::schema::{DrawType, Ending};
 /// Draws among games, as a proportion, from a frame with `games` and
 /// `draws` columns.
 fn proportions(df: &DataFrame) -> Result<Vec<Proportion>> {
-    let games = df.column("games")?.u64()?;
-    let draws = df.column("draws")?.u64()?;
+    let games = df.column(names::GAMES)?.u64()?;
+    let draws = df.column(names::DRAWS)?.u64()?;
     Ok(games
         .iter()
         .zip(draws.iter())
@@ -32,8 +32,11 @@ fn proportions(df: &DataFrame) -> Result<Vec<Proportion>> {
 
 fn games_and_draws() -> [Expr; 2] {
     [
-        len().cast(DataType::UInt64).alias("games"),
-        col(IS_DRAW).cast(DataType::UInt64).sum().alias("draws"),
+        len().cast(DataType::UInt64).alias(names::GAMES),
+        col(IS_DRAW)
+            .cast(DataType::UInt64)
+            .sum()
+            .alias(names::DRAWS),
     ]
 }
 
@@ -126,6 +129,11 @@ pub fn gap_label(bin: usize) -> String {
     }
 }
 
+/// The columns [`rating_gap_query`] groups by: a game's band by the
+/// players' mean rating, and its bin by their gap.
+const MEAN_BAND: &str = "mean_band";
+const GAP_BIN: &str = "gap_bin";
+
 pub fn rating_gap_query(used: LazyFrame, scheme: &BandScheme) -> LazyFrame {
     let w = Column::WhiteElo.col().cast(DataType::Int32);
     let b = Column::BlackElo.col().cast(DataType::Int32);
@@ -141,14 +149,14 @@ pub fn rating_gap_query(used: LazyFrame, scheme: &BandScheme) -> LazyFrame {
             .and(col(BAND).neq(lit(BAND_IMPLAUSIBLE))),
     )
     .with_columns([
-        bin_expr(mean, &edges).alias("mean_band"),
-        bin_expr(gap, &gap_edges).alias("gap_bin"),
+        bin_expr(mean, &edges).alias(MEAN_BAND),
+        bin_expr(gap, &gap_edges).alias(GAP_BIN),
     ])
     .group_by({
         let [play, speed] = format_keys();
         [
-            col("mean_band"),
-            col("gap_bin"),
+            col(MEAN_BAND),
+            col(GAP_BIN),
             Column::Ratings.col(),
             play,
             speed,
@@ -163,8 +171,8 @@ pub fn rating_gap_from(df: &DataFrame) -> Result<ByFormat<RatingGap>> {
 }
 
 fn gap_cells_from(df: &DataFrame) -> Result<RatingGap> {
-    let band = df.column("mean_band")?.i32()?;
-    let bin = df.column("gap_bin")?.i32()?;
+    let band = df.column(MEAN_BAND)?.i32()?;
+    let bin = df.column(GAP_BIN)?.i32()?;
     let ratings = df.column(Column::Ratings.name())?.str()?;
     let mut out = RatingGap::default();
     for (i, p) in proportions(df)?.into_iter().enumerate() {
@@ -394,6 +402,9 @@ pub fn time_classes_from(df: &DataFrame) -> Result<TimeClasses> {
 /// Upper ends, in seconds, of the clock bins; the last bin is open.
 pub const CLOCK_EDGES: [f32; 5] = [10.0, 30.0, 60.0, 180.0, 600.0];
 
+/// The clock bin [`clocks_query`] groups by (with [`names::AGREED`]).
+const CLOCK_BIN: &str = "bin";
+
 pub fn clock_label(bin: usize) -> String {
     let show = |s: f32| {
         if s >= 60.0 {
@@ -451,20 +462,20 @@ pub fn clocks_query(used: LazyFrame) -> LazyFrame {
     let seconds = when(agreed.clone()).then(lower).otherwise(winner);
     used.filter(agreed.clone().or(flag))
         .select([
-            agreed.alias("agreed"),
+            agreed.alias(names::AGREED),
             when(seconds.clone().is_null())
                 .then(lit(NULL).cast(DataType::Int32))
                 .otherwise(bin_expr(seconds, &CLOCK_EDGES))
-                .alias("bin"),
+                .alias(CLOCK_BIN),
         ])
-        .group_by([col("agreed"), col("bin")])
-        .agg([len().cast(DataType::UInt64).alias("n")])
+        .group_by([col(names::AGREED), col(CLOCK_BIN)])
+        .agg([len().cast(DataType::UInt64).alias(names::N)])
 }
 
 pub fn clocks_from(df: &DataFrame) -> Result<Clocks> {
-    let is_agreed = df.column("agreed")?.bool()?;
-    let bin = df.column("bin")?.i32()?;
-    let n = df.column("n")?.u64()?;
+    let is_agreed = df.column(names::AGREED)?.bool()?;
+    let bin = df.column(CLOCK_BIN)?.i32()?;
+    let n = df.column(names::N)?.u64()?;
     let mut out = Clocks::default();
     for i in 0..df.height() {
         let k = n.get(i).unwrap_or(0);
@@ -531,13 +542,13 @@ pub fn play_query(used: LazyFrame) -> LazyFrame {
 pub fn draw_types_by_class_query(used: LazyFrame) -> LazyFrame {
     used.filter(col(IS_DRAW).and(Column::DrawType.col().is_not_null()))
         .group_by([col(EFFECTIVE_TIME_CLASS), Column::DrawType.col()])
-        .agg([len().cast(DataType::UInt64).alias("n")])
+        .agg([len().cast(DataType::UInt64).alias(names::N)])
 }
 
 pub fn lengths_query(used: LazyFrame) -> LazyFrame {
     let [play, speed] = format_keys();
     used.group_by([Column::Moves.col(), play, speed])
-        .agg([len().cast(DataType::UInt64).alias("n")])
+        .agg([len().cast(DataType::UInt64).alias(names::N)])
 }
 
 pub fn format_from(
@@ -561,7 +572,7 @@ pub fn format_from(
     }
     let class = types.column(EFFECTIVE_TIME_CLASS)?.str()?;
     let draw_type = types.column(Column::DrawType.name())?.str()?;
-    let n = types.column("n")?.u64()?;
+    let n = types.column(names::N)?.u64()?;
     for i in 0..types.height() {
         let key = (
             class.get(i).unwrap_or("?").to_string(),
@@ -571,7 +582,7 @@ pub fn format_from(
     }
     out.lengths = by_format(lengths, |part| {
         let moves = part.column(Column::Moves.name())?.u32()?;
-        let n = part.column("n")?.u64()?;
+        let n = part.column(names::N)?.u64()?;
         let mut counts = BTreeMap::new();
         for i in 0..part.height() {
             if let Some(m) = moves.get(i) {
