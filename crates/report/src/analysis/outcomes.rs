@@ -9,7 +9,7 @@ use polars::prelude::*;
 
 use super::merge::{Merge, pairs};
 use super::population::{ByFormat, by_format, format_keys};
-use super::table::{BAND, band_of_row};
+use super::table::{BAND, band_of_row, names};
 use crate::study::{Band, Proportion};
 use remis_table::schema::Column;
 use remis_table::schema::GameResult;
@@ -154,6 +154,11 @@ pub struct Outcomes {
     pub by_band_year: BTreeMap<(Band, i16), OutcomeCounts>,
 }
 
+/// The keys [`counts_query`] adds for the expected score: whether White
+/// is the higher-rated, and the rating difference capped at 400.
+const WHITE_HIGHER: &str = "white_higher";
+const DIFFERENCE: &str = "difference";
+
 /// Results from White's side by band and year (a summary's part). The
 /// expected score needs only the rating difference up to 400 (8.3.1) and
 /// which side is higher, so games are grouped by those and the table is
@@ -173,12 +178,12 @@ pub fn counts_query(used: LazyFrame) -> LazyFrame {
         col(BAND),
         Column::Year.col(),
         Column::Result.col(),
-        white_higher.alias("white_higher"),
-        difference.alias("difference"),
+        white_higher.alias(WHITE_HIGHER),
+        difference.alias(DIFFERENCE),
         play,
         speed,
     ])
-    .agg([len().cast(DataType::UInt64).alias("games")])
+    .agg([len().cast(DataType::UInt64).alias(names::GAMES)])
 }
 
 /// Results from White's side by band and year, of one format's games.
@@ -200,9 +205,9 @@ fn cells_from(df: &DataFrame) -> Result<BTreeMap<(Band, Option<i16>), OutcomeCou
     let band = df.column(BAND)?.i32()?;
     let year = df.column(Column::Year.name())?.i16()?;
     let result = df.column(Column::Result.name())?.str()?;
-    let white_higher = df.column("white_higher")?.bool()?;
-    let difference = df.column("difference")?.i32()?;
-    let games = df.column("games")?.u64()?;
+    let white_higher = df.column(WHITE_HIGHER)?.bool()?;
+    let difference = df.column(DIFFERENCE)?.i32()?;
+    let games = df.column(names::GAMES)?.u64()?;
     let mut out: BTreeMap<(Band, Option<i16>), OutcomeCounts> = BTreeMap::new();
     for i in 0..df.height() {
         let rated = match (white_higher.get(i), difference.get(i)) {
