@@ -18,7 +18,7 @@ use polars::prelude::*;
 
 use super::merge::Merge;
 use super::population::{ByFormat, by_format, format_keys, format_of};
-use super::table::{BAND, EFFECTIVE_TIME_CLASS, PLAY, band_of_row};
+use super::table::{BAND, EFFECTIVE_TIME_CLASS, PLAY, band_of_row, names};
 use crate::study::Band;
 use remis_table::schema::Column;
 
@@ -298,11 +298,11 @@ pub fn evidence_query(used: LazyFrame) -> LazyFrame {
     )
     .group_by([col(BAND), play, speed])
     .agg([
-        len().cast(DataType::UInt64).alias("games"),
+        len().cast(DataType::UInt64).alias(names::GAMES),
         col(super::table::IS_DRAW)
             .cast(DataType::UInt64)
             .sum()
-            .alias("draws"),
+            .alias(names::DRAWS),
     ])
 }
 
@@ -347,8 +347,8 @@ pub fn evidence_used(used: &DataFrame) -> Result<ByFormat<EvidenceBands>> {
 pub fn evidence_from(df: &DataFrame) -> Result<ByFormat<EvidenceBands>> {
     by_format(df, |part| {
         let band = part.column(BAND)?.i32()?;
-        let games = part.column("games")?.u64()?;
-        let draws = part.column("draws")?.u64()?;
+        let games = part.column(names::GAMES)?.u64()?;
+        let draws = part.column(names::DRAWS)?.u64()?;
         let mut out = EvidenceBands::default();
         for i in 0..part.height() {
             out.0
