@@ -19,6 +19,7 @@ use anyhow::Result;
 use polars::prelude::*;
 
 use super::merge::{Merge, pairs};
+use super::table::names;
 use remis_table::schema::Column;
 
 /// An event by its `Event` tag and year.
@@ -80,7 +81,7 @@ pub fn query(used: LazyFrame, events: LazyFrame) -> LazyFrame {
             Column::White.col(),
             Column::Black.col(),
         ])
-        .agg([len().cast(DataType::UInt64).alias("n")])
+        .agg([len().cast(DataType::UInt64).alias(names::N)])
 }
 
 /// A `Round` tag's round number: the part before any dot ("3.1" is board
@@ -96,7 +97,7 @@ pub fn counts_from(df: &DataFrame, keep: &dyn Fn(&EventYear) -> bool) -> Result<
     let rounds = df.column(Column::Round.name())?.str()?;
     let white = df.column(Column::White.name())?.str()?;
     let black = df.column(Column::Black.name())?.str()?;
-    let n = df.column("n")?.u64()?;
+    let n = df.column(names::N)?.u64()?;
     let mut out = PairingCounts::default();
     // Games of each player in each round, to see a player twice.
     let mut seen: BTreeMap<(EventYear, u32, &str), u64> = BTreeMap::new();
@@ -182,17 +183,17 @@ mod tests {
     /// Counts from games (white, black, round).
     fn counts(games: &[(&str, &str, &str)]) -> (PairingCounts, Vec<String>) {
         let df = df! {
-            "event" => vec!["E"; games.len()],
-            "year" => vec![2000i16; games.len()],
-            "round" => games.iter().map(|g| g.2).collect::<Vec<_>>(),
-            "white" => games.iter().map(|g| g.0).collect::<Vec<_>>(),
-            "black" => games.iter().map(|g| g.1).collect::<Vec<_>>(),
+            Column::Event.name() => vec!["E"; games.len()],
+            Column::Year.name() => vec![2000i16; games.len()],
+            Column::Round.name() => games.iter().map(|g| g.2).collect::<Vec<_>>(),
+            Column::White.name() => games.iter().map(|g| g.0).collect::<Vec<_>>(),
+            Column::Black.name() => games.iter().map(|g| g.1).collect::<Vec<_>>(),
         }
         .unwrap();
         let frame = query(
             df.clone().lazy(),
             df.lazy()
-                .select([col("event"), col("year")])
+                .select([Column::Event.col(), Column::Year.col()])
                 .unique(None, UniqueKeepStrategy::Any),
         )
         .collect()
