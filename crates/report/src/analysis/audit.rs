@@ -7,7 +7,7 @@ use anyhow::Result;
 use polars::prelude::*;
 
 use super::merge::Merge;
-use super::table::ROW;
+use super::table::{ROW, names};
 use remis_table::schema::Column;
 use remis_table::schema::Mismatch;
 use remis_table::schema::{Deadness, Ending, Mate};
@@ -241,37 +241,46 @@ pub fn example_queries(used: LazyFrame) -> Vec<LazyFrame> {
         .collect()
 }
 
+/// The sums of [`counts_query`] beside the games and the mismatches (whose
+/// columns are `Mismatch::as_str`), named as the [`Audit`] fields they fill.
+const DEAD_FINAL: &str = "dead_final";
+const DEAD_BY_SEARCH: &str = "dead_by_search";
+const DEAD_MID_GAME: &str = "dead_mid_game";
+const SEARCH_UNKNOWN: &str = "search_unknown";
+const PRESUMED_ALIVE: &str = "presumed_alive";
+const PRESUMED_MATEABLE: &str = "presumed_mateable";
+
 /// The audit's counts over the used rows: one row of sums.
 pub fn counts_query(used: LazyFrame) -> LazyFrame {
     let deadness = || Column::FinalPositionDeadness.col();
     let mut sums = vec![
-        len().alias("games"),
+        len().alias(names::GAMES),
         deadness()
             .eq(lit(Deadness::InsufficientMaterial.as_str()))
             .or(deadness().eq(lit(Deadness::DeadBySearch.as_str())))
             .sum()
-            .alias("dead_final"),
+            .alias(DEAD_FINAL),
         deadness()
             .eq(lit(Deadness::DeadBySearch.as_str()))
             .sum()
-            .alias("dead_by_search"),
-        past_dead_position().sum().alias("dead_mid_game"),
+            .alias(DEAD_BY_SEARCH),
+        past_dead_position().sum().alias(DEAD_MID_GAME),
         deadness()
             .eq(lit(Deadness::Unknown.as_str()))
             .or(Column::FlagOpponentCanMate
                 .col()
                 .eq(lit(Mate::Unknown.as_str())))
             .sum()
-            .alias("search_unknown"),
+            .alias(SEARCH_UNKNOWN),
         deadness()
             .eq(lit(Deadness::PresumedAlive.as_str()))
             .sum()
-            .alias("presumed_alive"),
+            .alias(PRESUMED_ALIVE),
         Column::FlagOpponentCanMate
             .col()
             .eq(lit(Mate::Presumed.as_str()))
             .sum()
-            .alias("presumed_mateable"),
+            .alias(PRESUMED_MATEABLE),
     ];
     sums.extend(Mismatch::ALL.into_iter().map(|m| {
         Column::MismatchReason
@@ -372,20 +381,20 @@ pub fn audit_from(counts: &DataFrame, examples_of: &[&DataFrame]) -> Result<Audi
     let past = examples_of
         .get(Mismatch::ALL.len())
         .ok_or_else(|| anyhow::anyhow!("the audit's examples are missing"))?;
-    let dead_mid_game = count("dead_mid_game")?;
+    let dead_mid_game = count(DEAD_MID_GAME)?;
     Ok(Audit {
-        games: count("games")?,
+        games: count(names::GAMES)?,
         mismatches,
         past_dead_position: Finding {
             games: dead_mid_game,
             examples: examples(past)?,
         },
-        dead_final: count("dead_final")?,
+        dead_final: count(DEAD_FINAL)?,
         dead_mid_game,
-        dead_by_search: count("dead_by_search")?,
-        search_unknown: count("search_unknown")?,
-        presumed_alive: count("presumed_alive")?,
-        presumed_mateable: count("presumed_mateable")?,
+        dead_by_search: count(DEAD_BY_SEARCH)?,
+        search_unknown: count(SEARCH_UNKNOWN)?,
+        presumed_alive: count(PRESUMED_ALIVE)?,
+        presumed_mateable: count(PRESUMED_MATEABLE)?,
     })
 }
 
