@@ -16,7 +16,7 @@ use remis_table::schema::Column;
 use serde::{Deserialize, Serialize};
 
 use super::merge::{Merge, pairs};
-use super::table::{EFFECTIVE_TIME_CLASS, PLAY, Play};
+use super::table::{EFFECTIVE_TIME_CLASS, PLAY, Play, names};
 
 /// Series kept per label in a summary.
 pub const SERIES_KEPT: usize = 50;
@@ -115,7 +115,7 @@ pub fn query(used: LazyFrame) -> LazyFrame {
         Column::SpeedBy.col(),
         Column::Event.col(),
     ])
-    .agg([len().cast(DataType::UInt64).alias("n")])
+    .agg([len().cast(DataType::UInt64).alias(names::N)])
 }
 
 pub fn audit_from(df: &DataFrame) -> Result<FormatAudit> {
@@ -124,7 +124,7 @@ pub fn audit_from(df: &DataFrame) -> Result<FormatAudit> {
     let play_by = df.column(Column::PlayBy.name())?.str()?;
     let speed_by = df.column(Column::SpeedBy.name())?.str()?;
     let event = df.column(Column::Event.name())?.str()?;
-    let n = df.column("n")?.u64()?;
+    let n = df.column(names::N)?.u64()?;
     let mut out = FormatAudit::default();
     for i in 0..df.height() {
         let group = (
