@@ -154,18 +154,19 @@ fn thousands(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::table::names;
 
     #[test]
     fn counts_are_kept_apart_by_format_and_summed_for_one() {
         let df = df!(
             PLAY => ["over the board", "online", "over the board", "over the board"],
             EFFECTIVE_TIME_CLASS => ["classical", "blitz", "classical", "blitz"],
-            "games" => [3u64, 5, 4, 7],
+            names::GAMES => [3u64, 5, 4, 7],
         )
         .unwrap();
         let by = by_format(&df, |part| {
             Ok(part
-                .column("games")?
+                .column(names::GAMES)?
                 .u64()?
                 .into_no_null_iter()
                 .sum::<u64>())
