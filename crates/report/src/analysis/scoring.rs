@@ -13,6 +13,7 @@ use super::crosstable::{self, Crosstable, PairingCounts};
 use super::merge::{Merge, pairs};
 #[cfg(test)]
 use super::table::collect;
+use super::table::names;
 use remis_table::schema::Column;
 use remis_table::schema::GameResult;
 
@@ -288,7 +289,7 @@ fn event_year() -> [Expr; 2] {
 pub fn event_games_query(used: LazyFrame) -> LazyFrame {
     with_event(used)
         .group_by(event_year())
-        .agg([len().cast(DataType::UInt64).alias("n")])
+        .agg([len().cast(DataType::UInt64).alias(names::N)])
 }
 
 /// Drawn games by plus-remise winner and rule.
@@ -301,7 +302,7 @@ pub fn plus_remise_query(used: LazyFrame) -> LazyFrame {
                 .and(Column::PlusRemiseWinner.col().is_not_null()),
         )
         .group_by([Column::PlusRemiseWinner.col(), Column::PlusRemiseRule.col()])
-        .agg([len().cast(DataType::UInt64).alias("n")])
+        .agg([len().cast(DataType::UInt64).alias(names::N)])
 }
 
 /// The plus-remise decisions of a frame of [`plus_remise_query`].
@@ -309,7 +310,7 @@ pub fn plus_remise_from(plus_remise: &DataFrame) -> Result<BTreeMap<(String, u8)
     let (w, r, n) = (
         plus_remise.column(Column::PlusRemiseWinner.name())?.str()?,
         plus_remise.column(Column::PlusRemiseRule.name())?.u8()?,
-        plus_remise.column("n")?.u64()?,
+        plus_remise.column(names::N)?.u64()?,
     );
     let mut out = BTreeMap::new();
     for i in 0..plus_remise.height() {
@@ -358,7 +359,7 @@ pub fn standings_query(used: LazyFrame, event_games: &DataFrame) -> LazyFrame {
         let mut columns = vec![
             Column::Event.col(),
             Column::Year.col(),
-            side.col().fill_null(lit("?")).alias("player"),
+            side.col().fill_null(lit("?")).alias(names::PLAYER),
         ];
         columns.extend(System::ALL.map(|s| s.expr(side).alias(s.column())));
         used.clone().select(columns)
@@ -372,12 +373,14 @@ pub fn standings_query(used: LazyFrame, event_games: &DataFrame) -> LazyFrame {
     .expect("two frames of the same columns concatenate");
     sides
         .join(small, event_year(), event_year(), semi)
-        .group_by([Column::Event.col(), Column::Year.col(), col("player")])
+        .group_by([Column::Event.col(), Column::Year.col(), col(names::PLAYER)])
         .agg(
             System::ALL
                 .map(|s| col(s.column()).sum())
                 .into_iter()
-                .chain(std::iter::once(len().cast(DataType::UInt64).alias("games")))
+                .chain(std::iter::once(
+                    len().cast(DataType::UInt64).alias(names::GAMES),
+                ))
                 .collect::<Vec<_>>(),
         )
 }
@@ -388,9 +391,17 @@ fn small_events(event_games: &DataFrame) -> LazyFrame {
     event_games
         .clone()
         .lazy()
-        .filter(col("n").lt_eq(lit(STANDINGS_MAX_GAMES)))
+        .filter(col(names::N).lt_eq(lit(STANDINGS_MAX_GAMES)))
         .select(event_year())
 }
+
+/// What [`pairings_query`] knows of an event's players before it groups
+/// the pairings: the most and the fewest games of a player, the games of
+/// all its sides, and its players.
+const MOST: &str = "most";
+const FEWEST: &str = "fewest";
+const SIDES: &str = "sides";
+const PLAYERS: &str = "players";
 
 /// Games by pairing and round in the events of at most
 /// [`STANDINGS_MAX_GAMES`] games, for the crosstable rule.
@@ -404,7 +415,7 @@ pub fn pairings_query(used: LazyFrame, event_games: &DataFrame) -> LazyFrame {
         used.clone().select([
             Column::Event.col(),
             Column::Year.col(),
-            side.col().fill_null(lit("?")).alias("player"),
+            side.col().fill_null(lit("?")).alias(names::PLAYER),
         ])
     };
     let games = concat(
@@ -413,22 +424,22 @@ pub fn pairings_query(used: LazyFrame, event_games: &DataFrame) -> LazyFrame {
     )
     .expect("two frames of the same columns concatenate")
     .join(small_events(event_games), event_year(), event_year(), semi)
-    .group_by([Column::Event.col(), Column::Year.col(), col("player")])
-    .agg([len().cast(DataType::UInt64).alias("games")]);
+    .group_by([Column::Event.col(), Column::Year.col(), col(names::PLAYER)])
+    .agg([len().cast(DataType::UInt64).alias(names::GAMES)]);
     let candidates = games
         .group_by(event_year())
         .agg([
-            col("games").max().alias("most"),
-            col("games").min().alias("fewest"),
-            col("games").sum().alias("sides"),
-            len().alias("players"),
+            col(names::GAMES).max().alias(MOST),
+            col(names::GAMES).min().alias(FEWEST),
+            col(names::GAMES).sum().alias(SIDES),
+            len().alias(PLAYERS),
         ])
         .filter(
-            (col("fewest") + lit(1u64))
-                .gt_eq(col("most"))
-                .and(col("players").gt_eq(lit(2u32)))
-                .and(col("fewest").gt_eq(lit(2u64)))
-                .and(col("sides").gt_eq(lit(2 * CROSSTABLE_MIN_GAMES))),
+            (col(FEWEST) + lit(1u64))
+                .gt_eq(col(MOST))
+                .and(col(PLAYERS).gt_eq(lit(2u32)))
+                .and(col(FEWEST).gt_eq(lit(2u64)))
+                .and(col(SIDES).gt_eq(lit(2 * CROSSTABLE_MIN_GAMES))),
         )
         .select(event_year());
     crosstable::query(used, candidates)
@@ -510,7 +521,7 @@ pub fn batch_counts_from(event_games: &DataFrame, standings: &DataFrame) -> Resu
     let mut out = ScoringCounts::default();
     let events = event_games.column(Column::Event.name())?.str()?;
     let years = event_games.column(Column::Year.name())?.i16()?;
-    let n = event_games.column("n")?.u64()?;
+    let n = event_games.column(names::N)?.u64()?;
     for i in 0..event_games.height() {
         let key = (events.get(i).unwrap_or_default().to_string(), years.get(i));
         *out.event_games.entry(key).or_insert(0) += n.get(i).unwrap_or(0);
@@ -525,11 +536,11 @@ pub fn batch_counts_from(event_games: &DataFrame, standings: &DataFrame) -> Resu
 fn add_standings(out: &mut ScoringCounts, standings: &DataFrame) -> Result<()> {
     let events = standings.column(Column::Event.name())?.str()?;
     let years = standings.column(Column::Year.name())?.i16()?;
-    let players = standings.column("player")?.str()?;
+    let players = standings.column(names::PLAYER)?.str()?;
     let points: Vec<Vec<u16>> = System::ALL
         .iter()
         .map(|s| s.column())
-        .chain(std::iter::once("games"))
+        .chain(std::iter::once(names::GAMES))
         .map(|name| -> Result<Vec<u16>> {
             Ok(standings
                 .column(name)?
