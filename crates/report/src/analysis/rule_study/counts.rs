@@ -5,6 +5,20 @@
 //! summary's tests hold them to (issue 50).
 
 use super::*;
+use crate::analysis::table::names;
+
+/// The queries' columns beside the shared ones ([`names`]): the draws
+/// within each short-draw limit, the agreed draws within each, and the sum
+/// of the draws' moves and of their squares.
+const SHORT: [&str; 2] = ["short0", "short1"];
+const SHORT_AGREED: [&str; 2] = ["short_agreed0", "short_agreed1"];
+const MOVES_SUM: &str = "moves_sum";
+const MOVES_SQ: &str = "moves_sq";
+
+/// The column of the count of the `i`th of `DrawType::ALL`.
+fn draw_type_column(i: usize) -> String {
+    format!("type{i}")
+}
 
 pub(super) fn event_key(df: &DataFrame, i: usize) -> Result<Option<EventKey>> {
     let event = df.column(Column::Event.name())?.str()?.get(i);
@@ -29,7 +43,7 @@ pub(super) fn dated_events(used: LazyFrame) -> LazyFrame {
 pub fn names_query(used: LazyFrame) -> LazyFrame {
     dated_events(used)
         .group_by([Column::Event.col()])
-        .agg([len().alias("n")])
+        .agg([len().alias(names::N)])
 }
 
 /// The events of `names` (the result of [`names_query`]) that the
@@ -83,19 +97,19 @@ pub fn queries(
     // (the order of `PairingStats`).
     let measure_counts = || {
         vec![
-            len().cast(DataType::UInt64).alias("games"),
-            count(col(IS_DRAW)).alias("draws"),
+            len().cast(DataType::UInt64).alias(names::GAMES),
+            count(col(IS_DRAW)).alias(names::DRAWS),
             count(
                 Column::DrawType
                     .col()
                     .eq(lit(Ending::Agreed.as_str()))
                     .fill_null(lit(false)),
             )
-            .alias("agreed"),
+            .alias(names::AGREED),
             count(col(IS_DRAW).and(Column::Moves.col().lt_eq(lit(short_limits[0]))))
-                .alias("short0"),
+                .alias(SHORT[0]),
             count(col(IS_DRAW).and(Column::Moves.col().lt_eq(lit(short_limits[1]))))
-                .alias("short1"),
+                .alias(SHORT[1]),
         ]
     };
     let mut aggs = measure_counts();
@@ -105,23 +119,20 @@ pub fn queries(
             .eq(lit(Ending::Agreed.as_str()))
             .fill_null(lit(false))
     };
-    for (i, limit) in short_limits.iter().enumerate() {
-        aggs.push(
-            count(agreed().and(Column::Moves.col().lt_eq(lit(*limit))))
-                .alias(format!("short_agreed{i}")),
-        );
+    for (limit, name) in short_limits.iter().zip(SHORT_AGREED) {
+        aggs.push(count(agreed().and(Column::Moves.col().lt_eq(lit(*limit)))).alias(name));
     }
     aggs.extend([
         when(draw.clone())
             .then(moves())
             .otherwise(lit(0u64))
             .sum()
-            .alias("moves_sum"),
+            .alias(MOVES_SUM),
         when(draw)
             .then(moves() * moves())
             .otherwise(lit(0u64))
             .sum()
-            .alias("moves_sq"),
+            .alias(MOVES_SQ),
     ]);
     for (i, kind) in DrawType::ALL.iter().enumerate() {
         aggs.push(
@@ -131,7 +142,7 @@ pub fn queries(
                     .eq(lit(kind.as_str()))
                     .fill_null(lit(false)),
             )
-            .alias(format!("type{i}")),
+            .alias(draw_type_column(i)),
         );
     }
     // Both players' ratings, for the adjustment: the mean and the gap as
@@ -156,13 +167,13 @@ pub fn queries(
         .then(mean.clone() / lit(100) * lit(RatingCell::GAP_BINS) + gap_bin)
         .otherwise(lit(-1))
         .alias(CELL);
-    aggs.push(count(rated.clone()).alias("rated"));
+    aggs.push(count(rated.clone()).alias(names::RATED));
     aggs.push(
         when(rated)
             .then(mean.cast(DataType::UInt64))
             .otherwise(lit(0u64))
             .sum()
-            .alias("rating_sum"),
+            .alias(names::RATING_SUM),
     );
     let keys = || vec![Column::Event.col(), Column::Site.col(), Column::Year.col()];
     let mut group_keys = keys();
@@ -187,7 +198,7 @@ pub fn queries(
         used.clone().group_by(round_keys).agg(measure_counts()),
         used.clone().group_by(pairing_keys).agg(pairing_counts),
         used.group_by(format_keys)
-            .agg([len().cast(DataType::UInt64).alias("n")]),
+            .agg([len().cast(DataType::UInt64).alias(names::N)]),
     ]))
 }
 
@@ -204,19 +215,19 @@ pub fn counts_from(frames: [&DataFrame; 4]) -> Result<RuleStudyCounts> {
             .collect())
     };
     let (games, draws, agreed, short0, short1, sums, squares, rated, rating_sum) = (
-        u("games")?,
-        u("draws")?,
-        u("agreed")?,
-        u("short0")?,
-        u("short1")?,
-        u("moves_sum")?,
-        u("moves_sq")?,
-        u("rated")?,
-        u("rating_sum")?,
+        u(names::GAMES)?,
+        u(names::DRAWS)?,
+        u(names::AGREED)?,
+        u(SHORT[0])?,
+        u(SHORT[1])?,
+        u(MOVES_SUM)?,
+        u(MOVES_SQ)?,
+        u(names::RATED)?,
+        u(names::RATING_SUM)?,
     );
-    let short_agreed = [u("short_agreed0")?, u("short_agreed1")?];
+    let short_agreed = [u(SHORT_AGREED[0])?, u(SHORT_AGREED[1])?];
     let types: Vec<Vec<u64>> = (0..DrawType::ALL.len())
-        .map(|i| u(&format!("type{i}")))
+        .map(|i| u(&draw_type_column(i)))
         .collect::<Result<_>>()?;
     let cells = df.column(CELL)?.i32()?;
     for i in 0..df.height() {
@@ -255,11 +266,11 @@ pub fn counts_from(frames: [&DataFrame; 4]) -> Result<RuleStudyCounts> {
             .collect())
     };
     let round_counts = [
-        of_rounds("games")?,
-        of_rounds("draws")?,
-        of_rounds("agreed")?,
-        of_rounds("short0")?,
-        of_rounds("short1")?,
+        of_rounds(names::GAMES)?,
+        of_rounds(names::DRAWS)?,
+        of_rounds(names::AGREED)?,
+        of_rounds(SHORT[0])?,
+        of_rounds(SHORT[1])?,
     ];
     for i in 0..rounds.height() {
         let number = round
@@ -285,11 +296,11 @@ pub fn counts_from(frames: [&DataFrame; 4]) -> Result<RuleStudyCounts> {
             .collect())
     };
     let counts = [
-        of("games")?,
-        of("draws")?,
-        of("agreed")?,
-        of("short0")?,
-        of("short1")?,
+        of(names::GAMES)?,
+        of(names::DRAWS)?,
+        of(names::AGREED)?,
+        of(SHORT[0])?,
+        of(SHORT[1])?,
     ];
     for i in 0..pairings.height() {
         let Some(k) = event_key(pairings, i)? else {
@@ -306,7 +317,7 @@ pub fn counts_from(frames: [&DataFrame; 4]) -> Result<RuleStudyCounts> {
     }
     let play = formats.column(crate::analysis::table::PLAY)?.str()?;
     let speed = formats.column(Column::Speed.name())?.str()?;
-    let n = formats.column("n")?.u64()?;
+    let n = formats.column(names::N)?.u64()?;
     for i in 0..formats.height() {
         let Some(k) = event_key(formats, i)? else {
             continue;
