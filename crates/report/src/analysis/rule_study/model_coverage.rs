@@ -24,6 +24,7 @@
 
 use std::collections::BTreeSet;
 
+use rayon::prelude::*;
 use remis_core::rng::Rng;
 
 use super::inference::{self, Replicate, Withheld};
@@ -467,11 +468,21 @@ fn simulate_with(
         })
         .collect();
     let sigma = sd.unwrap_or_else(|| between_edition_sd(&units, &h, &fitted, &draws, clusters));
-    let mut rng = Rng::new(seed);
     let mut out = ModelCoverage {
         between_edition_sd: sigma,
         ..ModelCoverage::default()
     };
+    let world = World {
+        editions,
+        units: &units,
+        base: &base,
+        parameters: p,
+        sigma,
+    };
+    // Every regime at every count, each on a stream of its own (seeded by
+    // the regime's column and the count), so that the cells can run in
+    // parallel and still give the same figures.
+    let mut cells = Vec::new();
     for (k, regime) in design.regimes.iter().enumerate() {
         let identified = estimates
             .rows
@@ -482,86 +493,22 @@ fn simulate_with(
         if !identified || of < 2 {
             continue;
         }
-        let col = design.r0 + k;
-        let counts: Vec<usize> = COUNTS
+        for treated in COUNTS
             .iter()
             .copied()
             .filter(|c| *c < of)
             .chain(std::iter::once(of))
-            .collect();
-        for treated in counts {
-            let mut by_effect = [Tally::default(); 2];
-            let mut prepared: Option<(Prepared, Vec<SimUnit>, Vec<bool>)> = None;
-            for i in 0..DATA_SETS * EFFECTS.len() {
-                if prepared.is_none() || (treated < of && i % SUBSAMPLE_EVERY == 0) {
-                    // Keep `treated` of the identifying editions under the
-                    // rule; code the others as without it.
-                    let mut pool = identifying.clone();
-                    for j in 0..treated {
-                        let pick = j + rng.below((pool.len() - j) as u64) as usize;
-                        pool.swap(j, pick);
-                    }
-                    let recoded: BTreeSet<usize> = pool[treated..].iter().copied().collect();
-                    let sub: Vec<SimUnit> = units
-                        .iter()
-                        .map(|u| SimUnit {
-                            x: u.x
-                                .iter()
-                                .copied()
-                                .filter(|(j, _)| !(*j == col && recoded.contains(&u.cluster)))
-                                .collect(),
-                            ..u.clone()
-                        })
-                        .collect();
-                    let is_treated: Vec<bool> = (0..clusters)
-                        .map(|c| editions[c].regime == *regime && !recoded.contains(&c))
-                        .collect();
-                    let prep = prepare(&sub, p, clusters, col, REPLICATES, &mut rng);
-                    prepared = Some((prep, sub, is_treated));
-                }
-                let Some((prep, sub, is_treated)) = &prepared else {
-                    continue;
-                };
-                let e = i % EFFECTS.len();
-                let effect = EFFECTS[e];
-                let shocks: Vec<f64> = (0..clusters).map(|_| sigma * normal(&mut rng)).collect();
-                let hits: Vec<f64> = sub
-                    .iter()
-                    .enumerate()
-                    .map(|(u, unit)| {
-                        let rate = (base[u]
-                            + shocks[unit.cluster]
-                            + if is_treated[unit.cluster] {
-                                effect
-                            } else {
-                                0.0
-                            })
-                        .clamp(0.0, 1.0);
-                        inference::coverage::binomial(&mut rng, unit.games as u64, rate) as f64
-                    })
-                    .collect();
-                let tally = &mut by_effect[e];
-                match interval(prep, sub, &hits) {
-                    Some(Ok((lo, hi))) => {
-                        tally.data_sets += 1;
-                        tally.covered += usize::from(lo <= effect && effect <= hi);
-                    }
-                    Some(Err(Withheld::Unbounded)) => {
-                        tally.data_sets += 1;
-                        tally.covered += 1;
-                        tally.unbounded += 1;
-                    }
-                    _ => {}
-                }
-            }
-            out.cells.push(RegimeCount {
-                regime: *regime,
-                treated,
-                of,
-                by_effect,
-            });
+        {
+            cells.push((*regime, design.r0 + k, identifying.clone(), treated));
         }
     }
+    out.cells = cells
+        .par_iter()
+        .map(|(regime, col, identifying, treated)| {
+            let mut rng = Rng::new(seed.wrapping_add((1000 * col + treated) as u64));
+            world.cell(*regime, *col, identifying, *treated, &mut rng)
+        })
+        .collect();
     if out.cells.is_empty() {
         return None;
     }
@@ -579,6 +526,101 @@ fn simulate_with(
         .collect();
     out.minimum = minimum(&out.by_count);
     Some(out)
+}
+
+/// What every cell of the simulation shares: the editions, the model's
+/// groups of games, their baseline draw rates and the shocks' sd.
+struct World<'a> {
+    editions: &'a [Edition],
+    units: &'a [SimUnit],
+    base: &'a [f64],
+    parameters: usize,
+    sigma: f64,
+}
+
+impl World<'_> {
+    /// One regime (its column `col`) with `treated` of its identifying
+    /// editions under the rule: [`DATA_SETS`] data sets per effect.
+    fn cell(
+        &self,
+        regime: Regime,
+        col: usize,
+        identifying: &[usize],
+        treated: usize,
+        rng: &mut Rng,
+    ) -> RegimeCount {
+        let clusters = self.editions.len();
+        let of = identifying.len();
+        let mut by_effect = [Tally::default(); 2];
+        let mut prepared: Option<(Prepared, Vec<SimUnit>, Vec<bool>)> = None;
+        for i in 0..DATA_SETS * EFFECTS.len() {
+            if prepared.is_none() || (treated < of && i % SUBSAMPLE_EVERY == 0) {
+                // Keep `treated` of the identifying editions under the
+                // rule; code the others as without it.
+                let mut pool = identifying.to_vec();
+                for j in 0..treated {
+                    let pick = j + rng.below((pool.len() - j) as u64) as usize;
+                    pool.swap(j, pick);
+                }
+                let recoded: BTreeSet<usize> = pool[treated..].iter().copied().collect();
+                let sub: Vec<SimUnit> = self
+                    .units
+                    .iter()
+                    .map(|u| SimUnit {
+                        x: u.x
+                            .iter()
+                            .copied()
+                            .filter(|(j, _)| !(*j == col && recoded.contains(&u.cluster)))
+                            .collect(),
+                        ..u.clone()
+                    })
+                    .collect();
+                let is_treated: Vec<bool> = (0..clusters)
+                    .map(|c| self.editions[c].regime == regime && !recoded.contains(&c))
+                    .collect();
+                let prep = prepare(&sub, self.parameters, clusters, col, REPLICATES, rng);
+                prepared = Some((prep, sub, is_treated));
+            }
+            let Some((prep, sub, is_treated)) = &prepared else {
+                continue;
+            };
+            let e = i % EFFECTS.len();
+            let effect = EFFECTS[e];
+            let shocks: Vec<f64> = (0..clusters).map(|_| self.sigma * normal(rng)).collect();
+            let hits: Vec<f64> = sub
+                .iter()
+                .enumerate()
+                .map(|(u, unit)| {
+                    let planted = if is_treated[unit.cluster] {
+                        effect
+                    } else {
+                        0.0
+                    };
+                    let rate = (self.base[u] + shocks[unit.cluster] + planted).clamp(0.0, 1.0);
+                    inference::coverage::binomial(rng, unit.games as u64, rate) as f64
+                })
+                .collect();
+            let tally = &mut by_effect[e];
+            match interval(prep, sub, &hits) {
+                Some(Ok((lo, hi))) => {
+                    tally.data_sets += 1;
+                    tally.covered += usize::from(lo <= effect && effect <= hi);
+                }
+                Some(Err(Withheld::Unbounded)) => {
+                    tally.data_sets += 1;
+                    tally.covered += 1;
+                    tally.unbounded += 1;
+                }
+                _ => {}
+            }
+        }
+        RegimeCount {
+            regime,
+            treated,
+            of,
+            by_effect,
+        }
+    }
 }
 
 /// The smallest count such that it and every larger count holds.
