@@ -243,6 +243,7 @@ fn model_interval_json(study: &rule_study::RuleStudy) -> serde_json::Value {
                     "unbounded": t.unbounded_share(), "range": [lo, hi], "holds": t.holds(),
                 })
             }).collect::<Vec<_>>(),
+            "at_own_counts": tally(&c.at_own_counts()),
             "by_regime": c.cells.iter().map(|x| serde_json::json!({
                 "regime": x.regime.as_str(), "identifying_editions": x.treated, "data_own": x.treated == x.of,
                 "by_effect": sim::EFFECTS.iter().zip(&x.by_effect).map(|(e, t)| {

@@ -347,10 +347,14 @@ pub fn model_coverage(c: &crate::analysis::rule_study::model_coverage::ModelCove
         ),
         None => "No interval of the model is shown: at the largest count simulated its own coverage simulation did not hold".into(),
     };
+    let own = c.at_own_counts();
     format!(
-        "{minimum}: {}. Coverage by identifying editions, pooled: {}. By regime (effect {:+.0} / {:+.0}): {}.",
+        "{minimum}: {}. Coverage by identifying editions, pooled: {}. At the data's own designs (each regime at its own \
+count, its real editions under the rule): {} of {}. By regime (effect {:+.0} / {:+.0}): {}.",
         model_coverage_design(c),
         by_count.join(", "),
+        tally(&own),
+        own.data_sets,
         sim::EFFECTS[0] * 100.0,
         sim::EFFECTS[1] * 100.0,
         regimes.join("; "),

@@ -121,6 +121,20 @@ pub struct ModelCoverage {
     pub minimum: Option<usize>,
 }
 
+impl ModelCoverage {
+    /// Every regime at its own count of identifying editions, its real
+    /// assignment (no sub-sample), both effects pooled: the designs whose
+    /// intervals the page shows.
+    pub fn at_own_counts(&self) -> Tally {
+        let mut t = Tally::default();
+        for c in self.cells.iter().filter(|c| c.treated == c.of) {
+            t.add(c.by_effect[0]);
+            t.add(c.by_effect[1]);
+        }
+        t
+    }
+}
+
 /// The rule, in words, for the page and the JSON.
 pub fn rule() -> String {
     format!(
