@@ -29,7 +29,8 @@
 //!   such in the report ([`scoring::ScoringCounts::keep_within`]);
 //! - players are folded past [`players::PLAYER_CAP`] once, at the end, as
 //!   the whole table's would be, unless more than [`PLAYERS_UNFOLDED`]
-//!   are met: then also each time they pass it.
+//!   are met: then also each time they pass it; the expected-draw cells
+//!   by player are dropped with them (`expected::cells::keep_named_players`).
 //!
 //! What the builder holds is therefore the groups of the counts (bounded by
 //! bands, years, openings, the players and standings bounds above, and the
@@ -335,7 +336,9 @@ impl<'a> SummaryBuilder<'a> {
             classical_players: players::PlayerCounts::default(),
             collection: tallied.collection,
             evidence_bands: tallied.evidence_bands,
-            expected: by_event.expected,
+            // Added below, once the players are: its players' cells go
+            // with the players kept by name.
+            expected: Default::default(),
             rule_study: by_event.rule_study,
         };
         // Players fold once, at the end: `Summary::absorb` would fold them
@@ -348,14 +351,23 @@ impl<'a> SummaryBuilder<'a> {
         };
         players_so_far.absorb_unfolded(batch_all);
         classical_so_far.absorb_unfolded(batch_classical);
+        let folded = players_so_far.by_name.len() > PLAYERS_UNFOLDED;
         for counts in [&mut players_so_far, &mut classical_so_far] {
             if counts.by_name.len() > PLAYERS_UNFOLDED {
                 counts.fold_past_cap();
             }
         }
+        // Out while the players are: `Summary::absorb` drops the cells of
+        // players it does not keep.
+        let mut expected_so_far = std::mem::take(&mut self.counts.expected);
         self.counts.absorb(part);
         self.counts.players = players_so_far;
         self.counts.classical_players = classical_so_far;
+        expected_so_far.absorb(by_event.expected);
+        if folded {
+            expected::cells::keep_named_players(&mut expected_so_far, &self.counts.players);
+        }
+        self.counts.expected = expected_so_far;
 
         if let Some(pairings) = by_event.pairings {
             self.keep_pairings(pairings)?;
@@ -417,6 +429,7 @@ impl<'a> SummaryBuilder<'a> {
         self.counts.scoring.pairings.absorb(pairings);
         self.counts.players.fold_past_cap();
         self.counts.classical_players.fold_past_cap();
+        expected::cells::keep_named_players(&mut self.counts.expected, &self.counts.players);
         Ok(self.counts)
     }
 }

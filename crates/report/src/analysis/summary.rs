@@ -117,6 +117,8 @@ impl Merge for Summary {
         self.collection.absorb(other.collection);
         self.evidence_bands.absorb(other.evidence_bands);
         self.expected.absorb(other.expected);
+        // The players' cells go with the players kept by name.
+        super::expected::cells::keep_named_players(&mut self.expected, &self.players);
     }
 }
 
@@ -175,7 +177,7 @@ impl Config<'_> {
 }
 
 /// Bumped whenever the counts a summary holds change meaning.
-pub const FORMAT_VERSION: u32 = 15;
+pub const FORMAT_VERSION: u32 = 16;
 const FORMAT_NAME: &str = "remis-summary";
 
 /// The table a summary was made from, by its content: its size, its row

@@ -178,6 +178,10 @@ fn query_costs() -> Result<()> {
             Box::new(|| one(expected::cells::cells_query(used()))),
         ),
         (
+            "expected-draw players",
+            Box::new(|| one(expected::cells::players_query(used()))),
+        ),
+        (
             "standings",
             Box::new(|| one(scoring::standings_query(used(), &event_games))),
         ),
@@ -294,9 +298,10 @@ fn query_costs() -> Result<()> {
             median(runs, || standings::count(&used_rows).map(drop))?,
         ),
         (
-            "expected-draw cells and series",
+            "expected-draw cells, series and players",
             median(runs, || {
-                expected::cells::counts_used(&used_rows, &named, config.catalogue).map(drop)
+                expected::cells::counts_used(&used_rows, &named, config.catalogue, config.aliases)
+                    .map(drop)
             })?,
         ),
         (

@@ -38,6 +38,7 @@ pub(super) struct FirstTickets {
     pairing_rows: table::Ticket,
     names: table::Ticket,
     draw_cells: table::Ticket,
+    player_cells: table::Ticket,
 }
 
 impl FirstTickets {
@@ -47,6 +48,7 @@ impl FirstTickets {
             pairing_rows: first.add(scoring::pairing_rows_query(used.clone())),
             names: first.add(rule_study::names_query(used.clone())),
             draw_cells: first.add(expected::cells::cells_query(used.clone())),
+            player_cells: first.add(expected::cells::players_query(used.clone())),
         }
     }
 }
@@ -91,15 +93,20 @@ impl SummaryBuilder<'_> {
             let candidates = scoring::candidates(&scoring);
             scoring::add_pairings(&mut scoring, second.get(pairings), &candidates)?;
         }
+        let mut expected = expected::cells::counts_from(
+            first.get(tickets.draw_cells),
+            series_cells.map(|t| second.get(t)),
+            catalogue,
+        )?;
+        expected.absorb(expected::cells::players_from(
+            first.get(tickets.player_cells),
+            self.config.aliases,
+        )?);
         Ok(EventCounts {
             scoring,
             pairings: (!self.in_parts)
                 .then(|| BatchPairings::Rows(first.get(tickets.pairing_rows).clone())),
-            expected: expected::cells::counts_from(
-                first.get(tickets.draw_cells),
-                series_cells.map(|t| second.get(t)),
-                catalogue,
-            )?,
+            expected,
             rule_study,
         })
     }
@@ -121,7 +128,7 @@ impl SummaryBuilder<'_> {
         Ok(EventCounts {
             scoring: counts,
             pairings,
-            expected: expected::cells::counts_used(used, &named, catalogue)?,
+            expected: expected::cells::counts_used(used, &named, catalogue, self.config.aliases)?,
             rule_study: rule_study::counts_used(used, &named, self.config.filters.short_draws)?,
         })
     }

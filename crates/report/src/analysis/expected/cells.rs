@@ -8,6 +8,15 @@
 //! bins × 13 gap bins × the years), never by the rows. A summary counts
 //! them in Rust from a batch's used rows ([`counts_used`]); the queries
 //! are the reference the summary's tests hold them to (issue 50).
+//!
+//! The cells of each named player's games (both colours; her identity as
+//! the Players section keys it, `players::identity_of`) are kept too, for
+//! the expected draws by player (issue 49). They grow with the players, so
+//! they are kept only for the players the players' counts keep by name
+//! ([`keep_named_players`]): at most `players::PLAYER_CAP` players once
+//! folded (twice that between a builder's folds), each with at most her
+//! own games' cells; the sides of the others are told apart as such when
+//! shown.
 
 use std::collections::BTreeMap;
 
@@ -16,9 +25,11 @@ use polars::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::merge::{Merge, pairs};
+use crate::analysis::players::{PlayerCounts, identity_of};
 use crate::analysis::population::{ByFormat, by_format, format_keys};
 use crate::analysis::table::{BAND, BAND_IMPLAUSIBLE, EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, Play};
 use crate::study::events::EventCatalogue;
+use remis_table::players::Aliases;
 use remis_table::schema::Column;
 
 /// Width of the bins of the mean rating and of the gap, in rating points.
@@ -78,12 +89,36 @@ pub struct DrawCells {
     /// (series, then the cell): a bounded set of events.
     #[serde(with = "pairs")]
     pub series: BTreeMap<(String, CellKey), CellCounts>,
+    /// Each named player's games and draws by cell (her identity, then
+    /// the cell), for the players the players' counts keep by name.
+    pub players: BTreeMap<String, PlayerCells>,
 }
 
 impl Merge for DrawCells {
     fn absorb(&mut self, other: DrawCells) {
         self.cells.absorb(other.cells);
         self.series.absorb(other.series);
+        self.players.absorb(other.players);
+    }
+}
+
+/// One player's games and draws (`[games, draws]`) by cell.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PlayerCells(#[serde(with = "pairs")] pub BTreeMap<CellKey, [u64; 2]>);
+
+impl Merge for PlayerCells {
+    fn absorb(&mut self, other: PlayerCells) {
+        self.0.absorb(other.0);
+    }
+}
+
+/// Drops the cells of the players `players` no longer keeps by name
+/// (folded past its cap): what bounds the players' cells. Their sides
+/// are then in no player's cells, as unnamed sides are not.
+pub fn keep_named_players(cells: &mut ByFormat<DrawCells>, players: &PlayerCounts) {
+    for part in cells.parts.values_mut() {
+        part.players
+            .retain(|identity, _| players.by_name.contains_key(identity));
     }
 }
 
@@ -139,6 +174,81 @@ fn cell_keys() -> Vec<Expr> {
 /// Games and draws by cell and format.
 pub fn cells_query(used: LazyFrame) -> LazyFrame {
     binned(used).group_by(cell_keys()).agg(counts())
+}
+
+const PLAYER: &str = "expected_player";
+const FIDE_ID: &str = "expected_fide_id";
+
+/// Games and draws by cell, format and side (name and FIDE ID), over both
+/// colours: the players' cells, before their identities are made
+/// ([`players_from`]).
+pub fn players_query(used: LazyFrame) -> LazyFrame {
+    let binned = binned(used);
+    let side = |player: Column, fide_id: Column| {
+        let mut columns = vec![player.col().alias(PLAYER), fide_id.col().alias(FIDE_ID)];
+        columns.extend(cell_keys());
+        columns.push(col(IS_DRAW));
+        binned.clone().select(columns)
+    };
+    let mut keys = cell_keys();
+    keys.extend([col(PLAYER), col(FIDE_ID)]);
+    concat(
+        [
+            side(Column::White, Column::WhiteFideId),
+            side(Column::Black, Column::BlackFideId),
+        ],
+        UnionArgs::default(),
+    )
+    .expect("two frames of the same columns concatenate")
+    .group_by(keys)
+    .agg([
+        len().cast(DataType::UInt64).alias("games"),
+        col(IS_DRAW).cast(DataType::UInt64).sum().alias("draws"),
+    ])
+}
+
+/// The players' cells of a frame of [`players_query`], each side's
+/// identity made through `aliases` as the players' counts make it.
+pub fn players_from(df: &DataFrame, aliases: &Aliases) -> Result<ByFormat<DrawCells>> {
+    by_format(df, |part| {
+        let mean = part.column(MEAN_BIN)?.i64()?;
+        let gap = part.column(GAP_BIN)?.i64()?;
+        let year = part.column(Column::Year.name())?.i16()?;
+        let player = part.column(PLAYER)?.str()?;
+        let fide_id = part.column(FIDE_ID)?.str()?;
+        let games = part.column("games")?.u64()?;
+        let draws = part.column("draws")?.u64()?;
+        let mut counts = DrawCells::default();
+        for i in 0..part.height() {
+            let (Some(name), Some(mean), Some(gap)) = (player.get(i), mean.get(i), gap.get(i))
+            else {
+                continue;
+            };
+            let Some((identity, _)) = identity_of(aliases, name, fide_id.get(i)) else {
+                continue;
+            };
+            let key = cell_key(mean, gap, year.get(i));
+            counts
+                .players
+                .entry(identity)
+                .or_default()
+                .0
+                .entry(key)
+                .or_default()
+                .absorb([games.get(i).unwrap_or(0), draws.get(i).unwrap_or(0)]);
+        }
+        Ok(counts)
+    })
+}
+
+/// A cell's key from its bins as the queries give them.
+fn cell_key(mean: i64, gap: i64, year: Option<i16>) -> CellKey {
+    let clamp = |v: i64| v.clamp(0, i64::from(u16::MAX)) as u16;
+    CellKey {
+        mean_bin: clamp(mean),
+        gap_bin: clamp(gap),
+        year,
+    }
 }
 
 /// The same by event, site and year, for the events the catalogue names
@@ -238,11 +348,14 @@ pub fn counts_from(
 /// columns) read once: `named`, the events the catalogue names
 /// (`rule_study::catalogue_names`). Rows are grouped by the queries' keys
 /// as they are in the columns, and each group's series is then decided
-/// by the catalogue, as [`counts_from`] decides the queries' groups'.
+/// by the catalogue, as [`counts_from`] decides the queries' groups'; and
+/// the players' cells of [`players_query`], each side's identity made
+/// through `aliases` as [`players_from`] makes it.
 pub(crate) fn counts_used(
     used: &DataFrame,
     named: &PlHashSet<&str>,
     catalogue: &EventCatalogue,
+    aliases: &Aliases,
 ) -> Result<ByFormat<DrawCells>> {
     let column = |name: &str| used.column(name);
     let white_elo = column(Column::WhiteElo.name())?.u16()?;
@@ -254,6 +367,12 @@ pub(crate) fn counts_used(
     let speed = column(EFFECTIVE_TIME_CLASS)?.str()?;
     let event = column(Column::Event.name())?.str()?;
     let site = column(Column::Site.name())?.str()?;
+    let white = column(Column::White.name())?.str()?;
+    let black = column(Column::Black.name())?.str()?;
+    let white_fide_id = column(Column::WhiteFideId.name())?.str()?;
+    let black_fide_id = column(Column::BlackFideId.name())?.str()?;
+    let mut white = white.iter().zip(white_fide_id.iter());
+    let mut black = black.iter().zip(black_fide_id.iter());
     let mut black_elo = black_elo.iter();
     let mut band = band.iter();
     let mut year = year.iter();
@@ -266,6 +385,9 @@ pub(crate) fn counts_used(
     type Key<'a> = (i64, i64, Option<i16>, (Option<&'a str>, Option<&'a str>));
     let mut cells: PlHashMap<Key, CellCounts> = PlHashMap::new();
     let mut series: PlHashMap<(Key, &str, Option<&str>), CellCounts> = PlHashMap::new();
+    // By cell and side (name, FIDE ID), as `players_query` groups them.
+    type Side<'a> = (Option<&'a str>, Option<&'a str>);
+    let mut sides: PlHashMap<(Key, Side), [u64; 2]> = PlHashMap::new();
     let width = i64::from(BIN_WIDTH);
     for w in white_elo.iter() {
         let b = black_elo.next().flatten();
@@ -275,6 +397,8 @@ pub(crate) fn counts_used(
         let format = (play.next().flatten(), speed.next().flatten());
         let event = event.next().flatten();
         let site = site.next().flatten();
+        let white = white.next().unwrap_or_default();
+        let black = black.next().unwrap_or_default();
         // `binned`: both rated, the ratings plausible (a null band is
         // not kept either).
         let (Some(w), Some(b)) = (w, b) else { continue };
@@ -299,14 +423,15 @@ pub(crate) fn counts_used(
         if let Some(event) = event.filter(|e| named.contains(e)) {
             series.entry((key, event, site)).or_default().absorb(game);
         }
+        for side in [white, black] {
+            sides
+                .entry((key, side))
+                .or_default()
+                .absorb([1, game.draws]);
+        }
     }
 
-    let clamp = |v: i64| v.clamp(0, i64::from(u16::MAX)) as u16;
-    let cell_key = |(mean, gap, year, _): Key| CellKey {
-        mean_bin: clamp(mean),
-        gap_bin: clamp(gap),
-        year,
-    };
+    let key_of = |(mean, gap, year, _): Key| cell_key(mean, gap, year);
     let format_key = |(_, _, _, (play, speed)): Key| {
         (
             play.and_then(Play::from_name).unwrap_or(Play::Unknown),
@@ -319,19 +444,38 @@ pub(crate) fn counts_used(
             .entry(format_key(key))
             .or_default()
             .cells
-            .entry(cell_key(key))
+            .entry(key_of(key))
             .or_default()
             .absorb(counts);
     }
     for ((key, event, site), counts) in series {
         let part = out.parts.entry(format_key(key)).or_default();
-        let cell = cell_key(key);
+        let cell = key_of(key);
         if let Some(rules) = catalogue.rules(event, site, cell.year) {
             part.series
                 .entry((rules.series.clone(), cell))
                 .or_default()
                 .absorb(counts);
         }
+    }
+    // A side's identity made once a name and FIDE ID.
+    let mut identities: PlHashMap<Side, Option<String>> = PlHashMap::new();
+    for ((key, side), counts) in sides {
+        let Some(name) = side.0 else { continue };
+        let identity = identities
+            .entry(side)
+            .or_insert_with(|| identity_of(aliases, name, side.1).map(|(identity, _)| identity));
+        let Some(identity) = identity else { continue };
+        out.parts
+            .entry(format_key(key))
+            .or_default()
+            .players
+            .entry(identity.clone())
+            .or_default()
+            .0
+            .entry(key_of(key))
+            .or_default()
+            .absorb(counts);
     }
     Ok(out)
 }

@@ -264,6 +264,42 @@ pub(super) fn resolve_identities(counts: &PlayerCounts) -> PlayerCounts {
     out
 }
 
+/// Each named identity's person (her key, and the name shown for her), as
+/// the Players section resolves them ([`resolve_identities`]): an identity whose
+/// spellings went to several people goes whole to the one that took most
+/// of its games.
+pub(crate) fn people_of_identities(counts: &PlayerCounts) -> BTreeMap<String, (String, String)> {
+    let resolved = resolve_identities(counts);
+    let mut variants: BTreeMap<&str, Vec<&String>> = BTreeMap::new();
+    for key in counts.by_name.keys() {
+        let name = key.split_once(ID_MARK).map_or(key.as_str(), |(n, _)| n);
+        variants.entry(name).or_default().push(key);
+    }
+    let mut shares: BTreeMap<&String, BTreeMap<String, u64>> = BTreeMap::new();
+    for keys in variants.values() {
+        for (person, units) in people(counts, keys) {
+            for unit in units {
+                *shares
+                    .entry(unit.identity)
+                    .or_default()
+                    .entry(person.clone())
+                    .or_insert(0) += unit.games.n;
+            }
+        }
+    }
+    shares
+        .into_iter()
+        .filter_map(|(identity, people)| {
+            let person = people
+                .into_iter()
+                .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)))?
+                .0;
+            let name = display_name(&resolved, &person);
+            Some((identity.clone(), (person, name)))
+        })
+        .collect()
+}
+
 /// The people of one name's key: each person's key and spellings.
 fn people<'a>(counts: &'a PlayerCounts, keys: &[&'a String]) -> Vec<(String, Vec<Unit<'a>>)> {
     let mut units: Vec<Unit> = Vec::new();

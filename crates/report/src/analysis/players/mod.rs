@@ -47,6 +47,7 @@ mod identity;
 #[cfg(test)]
 mod identity_list;
 mod spelling;
+pub(crate) use identity::people_of_identities;
 use identity::*;
 pub use spelling::{
     FULL_SPELLING_GAMES, Merged, SPELLINGS_KEPT, Spelling, YearGames, spelling_list,
@@ -358,6 +359,25 @@ pub(crate) fn counts_from_used(
     Ok((all, classical_only))
 }
 
+/// A side's identity (and the name's key), as the players' counts key it:
+/// `None` for a side without a name. The expected draws by player key
+/// their cells by it too (`expected::cells`), so that theirs are the
+/// players of the Players section.
+pub(crate) fn identity_of(
+    aliases: &Aliases,
+    name: &str,
+    fide_id_tag: Option<&str>,
+) -> Option<(String, String)> {
+    aliases.player_key(name).map(|name_key| {
+        let key = identity(
+            name_key.clone(),
+            fide_id_tag.and_then(fide_id),
+            given_name(name),
+        );
+        (key, name_key)
+    })
+}
+
 /// Adds groups of [`query`] to `out`, and those the mask holds (by
 /// their place) to the second counts.
 fn add_groups<'a>(
@@ -381,11 +401,8 @@ fn add_groups<'a>(
             Some(name) => {
                 let id_tag = side_games.fide_id;
                 sides.entry((name, id_tag)).or_insert_with(|| {
-                    aliases.player_key(name).map(|name_key| {
-                        let group = bucket(&name_key);
-                        let key = identity(name_key, id_tag.and_then(fide_id), given_name(name));
-                        (key, group)
-                    })
+                    identity_of(aliases, name, id_tag)
+                        .map(|(key, name_key)| (key, bucket(&name_key)))
                 })
             }
             None => &None,
