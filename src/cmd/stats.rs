@@ -120,7 +120,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         View::Players => views::players_table(&players),
         View::Clocks => views::clocks_table(&summary.clocks),
         View::Expected => views::expected_table(
-            &analysis::expected::expected_draws(&summary.expected, lead),
+            &analysis::expected::expected_draws(&summary.expected, lead, &summary.players),
             args.format != Format::Table,
         ),
     };

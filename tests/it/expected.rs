@@ -3,7 +3,9 @@
 //! expected` lists the cells it is fitted on, and they are the table's,
 //! counted again here by polars; the year and series rows add up from the
 //! cells; the excess recovers the rise; the report's section shows the same
-//! numbers in its table and CSV, under the lead population's line.
+//! numbers in its table and CSV, under the lead population's line. Each
+//! player's games, draws and expected draws are counted again from the
+//! table and the listed cells' probabilities.
 
 use std::path::Path;
 
@@ -16,6 +18,23 @@ use common::{Lcg, remis, scratch, succeeded};
 /// The planted rise: two draws more per hundred games each year.
 const RISE: f64 = 0.02;
 
+/// The players, paired at random (their own sequence, so that the games
+/// are those the rise was planted in without them).
+const PLAYERS: [&str; 12] = [
+    "Anand, Viswanathan",
+    "Kramnik, Vladimir",
+    "Topalov, Veselin",
+    "Leko, Peter",
+    "Svidler, Peter",
+    "Morozevich, Alexander",
+    "Ivanchuk, Vassily",
+    "Gelfand, Boris",
+    "Adams, Michael",
+    "Shirov, Alexei",
+    "Polgar, Judit",
+    "Kasimdzhanov, Rustam",
+];
+
 /// Over-the-board classical games, 2000–2009, rated 1900–2799, drawn with
 /// probability logistic(−0.4 + 0.35·m − 0.45·g) + RISE·(year − 2004.5)
 /// (m the mean rating from 2000, g the gap, per 100); every fifth game at
@@ -23,6 +42,8 @@ const RISE: f64 = 0.02;
 fn planted_table(path: &Path) -> DataFrame {
     let n = 12_000;
     let mut rng = Lcg(49);
+    let mut pairing = Lcg(4949);
+    let (mut white, mut black) = (Vec::new(), Vec::new());
     let (mut white_elo, mut black_elo, mut result, mut year, mut event, mut site) = (
         Vec::new(),
         Vec::new(),
@@ -42,6 +63,10 @@ fn planted_table(path: &Path) -> DataFrame {
         let white_won = rng.below(2) == 0;
         white_elo.push(w as u16);
         black_elo.push(b as u16);
+        let first = pairing.below(12) as usize;
+        let second = (first + 1 + pairing.below(11) as usize) % 12;
+        white.push(PLAYERS[first]);
+        black.push(PLAYERS[second]);
         year.push(y);
         result.push(match (drawn, white_won) {
             (true, _) => "1/2-1/2",
@@ -71,6 +96,8 @@ fn planted_table(path: &Path) -> DataFrame {
         .map(|r| (*r == "1/2-1/2").then_some("agreed"))
         .collect();
     common::write_table(path, n, |c, name| match c {
+        C::White => Some(Series::new(name, white.clone())),
+        C::Black => Some(Series::new(name, black.clone())),
         C::WhiteElo => Some(Series::new(name, white_elo.clone())),
         C::BlackElo => Some(Series::new(name, black_elo.clone())),
         C::Result => Some(Series::new(name, result.clone())),
@@ -132,6 +159,7 @@ fn the_model_is_fitted_on_the_tables_cells_and_finds_the_planted_rise() {
         .then(w.clone() - b.clone())
         .otherwise(b.clone() - w.clone());
     let oracle = df
+        .clone()
         .lazy()
         .with_columns([
             ((w.clone() + b.clone()) / lit(100) * lit(50)).alias("mean_bin"),
@@ -241,6 +269,64 @@ fn the_model_is_fitted_on_the_tables_cells_and_finds_the_planted_rise() {
     }
     assert_eq!(rows_of(&json, "coefficient").len(), 2 + 5 + 2);
 
+    // By player: each one's games and draws counted again from the table,
+    // and her expected draws as the sum over her games of the listed
+    // probability of the game's cell. Every side is named: none is left
+    // out.
+    let players = rows_of(&json, "player");
+    assert_eq!(players.len(), PLAYERS.len(), "{players:?}");
+    let probability = |label: &str, y: &str| {
+        let c = cells
+            .iter()
+            .find(|c| c["group"] == label && c["year"] == y)
+            .unwrap_or_else(|| panic!("no cell {label} {y}"));
+        f(c, "expected_draws") / f(c, "games")
+    };
+    let column = |name: &str| df.column(name).unwrap().as_materialized_series().clone();
+    let (whites, blacks) = (column("white"), column("black"));
+    let (whites, blacks) = (whites.str().unwrap(), blacks.str().unwrap());
+    let (welo, belo) = (column("white_elo"), column("black_elo"));
+    let (welo, belo) = (welo.u16().unwrap(), belo.u16().unwrap());
+    let (game_years, results) = (column("year"), column("result"));
+    let (game_years, results) = (game_years.i16().unwrap(), results.str().unwrap());
+    for name in PLAYERS {
+        let row = players
+            .iter()
+            .find(|r| r["group"] == name)
+            .unwrap_or_else(|| panic!("{name} in {players:?}"));
+        let (mut games, mut draws, mut expected) = (0.0, 0.0, 0.0);
+        for i in 0..df.height() {
+            if whites.get(i) != Some(name) && blacks.get(i) != Some(name) {
+                continue;
+            }
+            let (w, b) = (
+                i64::from(welo.get(i).unwrap()),
+                i64::from(belo.get(i).unwrap()),
+            );
+            let mean = (w + b) / 100 * 50;
+            let gap = if (w - b).abs() >= 600 {
+                600
+            } else {
+                (w - b).abs() / 50 * 50
+            };
+            let label = if gap == 600 {
+                format!("mean {mean}–{}, gap ≥ 600", mean + 49)
+            } else {
+                format!("mean {mean}–{}, gap {gap}–{}", mean + 49, gap + 49)
+            };
+            games += 1.0;
+            draws += f64::from(u8::from(results.get(i) == Some("1/2-1/2")));
+            expected += probability(&label, &game_years.get(i).unwrap().to_string());
+        }
+        assert_eq!(f(row, "games"), games, "{name}");
+        assert_eq!(f(row, "draws"), draws, "{name}");
+        assert!((f(row, "expected_draws") - expected).abs() < 1e-6, "{name}");
+        assert!(f(row, "excess_ci95_low") < f(row, "excess_rate"));
+        assert!(f(row, "excess_rate") < f(row, "excess_ci95_high"));
+    }
+    let sides: f64 = players.iter().map(|r| f(r, "games")).sum();
+    assert_eq!(sides, 2.0 * f(all[0], "games"));
+
     // The report's section: under the lead population's line, its table by
     // year and the same numbers in its CSV.
     let page_path = dir.join("report.html");
@@ -276,6 +362,35 @@ fn the_model_is_fitted_on_the_tables_cells_and_finds_the_planted_rise() {
         seen += 1;
     }
     assert_eq!(seen, 10);
+
+    // And its players, most games first, as `stats` gives them.
+    let csv = csv_of(section, "excess-draws-by-player.csv");
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let mut seen = 0;
+    for (line, row) in lines.zip(&players) {
+        let cells = csv_fields(line);
+        assert_eq!(cells[column("player")], row["group"]);
+        let expected: f64 = cells[column("expected_draws")].parse().unwrap();
+        assert!((expected - f(row, "expected_draws")).abs() < 0.006);
+        seen += 1;
+    }
+    assert_eq!(seen, PLAYERS.len());
+}
+
+/// A CSV line's fields, a name with a comma in quotes.
+fn csv_fields(line: &str) -> Vec<String> {
+    let mut fields = vec![String::new()];
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ',' if !quoted => fields.push(String::new()),
+            c => fields.last_mut().unwrap().push(c),
+        }
+    }
+    fields
 }
 
 /// The CSV a page's download link `file` holds, decoded.

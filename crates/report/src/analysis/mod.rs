@@ -331,7 +331,7 @@ pub fn report(loaded: &Loaded, config: &Config, with_rule_study: bool) -> Report
         // are of one population unless a section says otherwise.
         outcomes: outcomes::outcomes(&summary.outcomes.of(lead).0),
         rating_gap: summary.rating_gap.of(lead),
-        expected: expected::expected_draws(&summary.expected, lead),
+        expected: expected::expected_draws(&summary.expected, lead, &summary.players),
         openings: games::openings(&summary.openings.of(lead), TOP_OPENINGS),
         time_classes: summary.time_classes.clone(),
         clocks: summary.clocks.clone(),

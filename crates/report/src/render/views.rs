@@ -357,15 +357,17 @@ pub fn write_draws_coverage(
 }
 
 /// The expected-draw model (`analysis::expected`) as one long table: its
-/// coefficients and knots, calibration and excess draws by band, by year
-/// and by series (`part` says which), and with `with_cells` every cell it
-/// was fitted on (mean rating and gap as the cell's means), so that a
-/// script can fit it again.
+/// coefficients and knots, calibration and excess draws by band, by year,
+/// by series and by player (`part` says which: the players with the most
+/// games, every player kept with `with_cells`, and a row of the game sides
+/// of no player kept), and with `with_cells` every cell it was fitted on
+/// (mean rating and gap as the cell's means), so that a script can fit it
+/// again.
 pub fn expected_table(
     model: &Result<crate::analysis::expected::ExpectedDraws, crate::analysis::expected::NotFitted>,
     with_cells: bool,
 ) -> Table {
-    use crate::analysis::expected::{CALIBRATION_BAND, Versus, cells, format_label};
+    use crate::analysis::expected::{CALIBRATION_BAND, TOP_PLAYERS, Versus, cells, format_label};
     let mut t = Table::new(vec![
         "part",
         "group",
@@ -472,6 +474,26 @@ pub fn expected_table(
     }
     for (series, v) in &model.by_series {
         push("series", series.clone(), None, v);
+    }
+    let listed = if with_cells {
+        model.by_player.len()
+    } else {
+        TOP_PLAYERS
+    };
+    for player in model.by_player.iter().take(listed) {
+        push("player", player.name.clone(), None, &player.versus);
+    }
+    if model.player_sides_outside.games > 0 {
+        push(
+            "player",
+            format!(
+                "game sides of no player kept (unnamed, or of the {} players folded past the cap; {} players kept)",
+                model.players_folded,
+                model.by_player.len()
+            ),
+            None,
+            &model.player_sides_outside,
+        );
     }
     if with_cells {
         let width = cells::BIN_WIDTH;

@@ -44,10 +44,16 @@
 //! Calibration shows each group's observed rate with its Wilson interval
 //! beside the expected.
 //!
-//! **By player** is not given: a player's expected draws need the cells
-//! of her own games (her opponents' ratings, game by game), and the
-//! summary keeps players' games and their own ratings only; cells by
-//! player would grow with the players, not with the cells.
+//! **By player** (issue 49): a player's expected draws are the sum, over
+//! her rated games of the population, of the probability the model gives
+//! the game's cell (her opponent's rating and hers, game by game), so the
+//! summary keeps the cells of each named player's games
+//! ([`cells::PlayerCells`]), for the players the Players section keeps by
+//! name (past `players::PLAYER_CAP`, those with the fewest games are
+//! folded and their games are in no player's row; the rows say how many
+//! sides that leaves out). Identities are resolved into people as the
+//! Players section resolves them (`players::people_of_identities`). The
+//! interval is the series', and as narrow: a player's games share her.
 
 pub mod cells;
 pub mod logit;
@@ -57,6 +63,7 @@ use std::collections::BTreeMap;
 pub use cells::{CellCounts, CellKey, DrawCells};
 use logit::{Fit, FitError, Group, logistic};
 
+use super::players::{PlayerCounts, people_of_identities};
 use super::population::ByFormat;
 use super::table::{LeadFormat, Play};
 use crate::study::Proportion;
@@ -65,6 +72,8 @@ use crate::study::Proportion;
 pub const MIN_GAMES: u64 = 500;
 /// Games a series needs to be listed.
 pub const MIN_SERIES_GAMES: u64 = 200;
+/// Players with the most games that the page and `stats`' text list.
+pub const TOP_PLAYERS: usize = 20;
 /// The width of the rating bands of the calibration table.
 pub const CALIBRATION_BAND: u16 = 100;
 /// The percentiles of the games' mean rating where the spline bends:
@@ -217,6 +226,34 @@ impl Versus {
             .max(0.0);
     }
 
+    /// Takes games of the group away (games it holds).
+    fn subtract(&mut self, counts: &CellCounts, p: f64, x: &[f64]) {
+        let n = counts.games as f64;
+        self.games = self.games.saturating_sub(counts.games);
+        self.draws = self.draws.saturating_sub(counts.draws);
+        self.expected -= n * p;
+        let w = n * p * (1.0 - p);
+        self.binomial_variance -= w;
+        for (g, xi) in self.gradient.iter_mut().zip(x) {
+            *g -= w * xi;
+        }
+    }
+
+    /// Adds another group's games (before either is closed: the model's
+    /// variance of a union is not the sum of theirs).
+    fn join(&mut self, other: &Versus) {
+        self.games += other.games;
+        self.draws += other.draws;
+        self.expected += other.expected;
+        self.binomial_variance += other.binomial_variance;
+        if self.gradient.is_empty() {
+            self.gradient = vec![0.0; other.gradient.len()];
+        }
+        for (g, o) in self.gradient.iter_mut().zip(&other.gradient) {
+            *g += o;
+        }
+    }
+
     pub fn observed(&self) -> Proportion {
         Proportion::new(self.draws, self.games)
     }
@@ -270,6 +307,14 @@ pub struct FittedCell {
     pub probability: f64,
 }
 
+/// A player's games against what the model expects of them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerExcess {
+    /// The name shown for her (the Players section's).
+    pub name: String,
+    pub versus: Versus,
+}
+
 /// The model, its fit shown, and the excess draws it finds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExpectedDraws {
@@ -291,6 +336,15 @@ pub struct ExpectedDraws {
     pub by_series: BTreeMap<String, Versus>,
     /// Series with fewer games, left out of `by_series`.
     pub series_left_out: usize,
+    /// The excess draws of each player kept by name, most games first
+    /// (a game counts for both its players).
+    pub by_player: Vec<PlayerExcess>,
+    /// The game sides (two a game) of no player in `by_player`: unnamed,
+    /// or of players folded past the cap.
+    pub player_sides_outside: Versus,
+    /// Players folded past the cap (of every format): none of them is in
+    /// `by_player`.
+    pub players_folded: u64,
     pub cells: Vec<FittedCell>,
 }
 
@@ -327,10 +381,12 @@ pub enum NotFitted {
 }
 
 /// The expected-draw model of the games of `lead` (every format it holds),
-/// fitted on their cells.
+/// fitted on their cells; the players' names and people from `players`
+/// (the summary's players of every game, whose identities key the cells).
 pub fn expected_draws(
     counts: &ByFormat<DrawCells>,
     lead: &LeadFormat,
+    players: &PlayerCounts,
 ) -> Result<ExpectedDraws, NotFitted> {
     let parts: Vec<(Format, &DrawCells)> = counts
         .parts
@@ -376,10 +432,22 @@ pub fn expected_draws(
     let mut undated = Versus::default();
     let mut by_series: BTreeMap<String, Versus> = BTreeMap::new();
     let mut fitted = Vec::new();
+    let mut by_identity: BTreeMap<&String, Versus> = BTreeMap::new();
+    let mut player_sides_outside = Versus::default();
     for (format, cells) in &parts {
+        // Each cell's probability and covariates, for its players' games.
+        let mut of_cell: BTreeMap<&CellKey, (f64, Vec<f64>)> = BTreeMap::new();
         for (key, c) in &cells.cells {
             let x = specification.covariates(c.mean_rating(), c.mean_gap(), format);
             let p = logistic(fit.eta(&x));
+            // Both sides of the cell's games, less those of the players
+            // below.
+            let sides = CellCounts {
+                games: 2 * c.games,
+                draws: 2 * c.draws,
+                ..CellCounts::default()
+            };
+            player_sides_outside.add(&sides, p, &x);
             total.add(c, p, &x);
             by_band
                 .entry(key.mean_bin / CALIBRATION_BAND * CALIBRATION_BAND)
@@ -395,6 +463,24 @@ pub fn expected_draws(
                 counts: *c,
                 probability: p,
             });
+            of_cell.insert(key, (p, x));
+        }
+        for (identity, player) in &cells.players {
+            let v = by_identity.entry(identity).or_default();
+            for (key, &[games, draws]) in &player.0 {
+                // A player's game is in its cell: a cell missing would be
+                // a corrupt summary, and counts for no one.
+                let Some((p, x)) = of_cell.get(key) else {
+                    continue;
+                };
+                let c = CellCounts {
+                    games,
+                    draws,
+                    ..CellCounts::default()
+                };
+                v.add(&c, *p, x);
+                player_sides_outside.subtract(&c, *p, x);
+            }
         }
         for ((series, _), c) in &cells.series {
             let x = specification.covariates(c.mean_rating(), c.mean_gap(), format);
@@ -405,8 +491,12 @@ pub fn expected_draws(
     let listed = by_series.len();
     by_series.retain(|_, v| v.games >= MIN_SERIES_GAMES);
     let series_left_out = listed - by_series.len();
+    let mut by_player = people(by_identity, players);
+    player_sides_outside.binomial_variance = player_sides_outside.binomial_variance.max(0.0);
     for v in std::iter::once(&mut total)
         .chain(std::iter::once(&mut undated))
+        .chain(std::iter::once(&mut player_sides_outside))
+        .chain(by_player.iter_mut().map(|p| &mut p.versus))
         .chain(by_band.values_mut())
         .chain(by_year.values_mut())
         .chain(by_series.values_mut())
@@ -424,8 +514,44 @@ pub fn expected_draws(
         undated,
         by_series,
         series_left_out,
+        by_player,
+        player_sides_outside,
+        players_folded: players.folded_players,
         cells: fitted,
     })
+}
+
+/// The players' groups of games joined into people as the Players section
+/// joins their identities (an identity `players` does not know stands
+/// alone, under its key), most games first, then by name.
+fn people(by_identity: BTreeMap<&String, Versus>, players: &PlayerCounts) -> Vec<PlayerExcess> {
+    let people = people_of_identities(players);
+    let mut joined: BTreeMap<String, PlayerExcess> = BTreeMap::new();
+    for (identity, v) in by_identity {
+        let (person, name) = people
+            .get(identity)
+            .cloned()
+            .unwrap_or_else(|| (identity.clone(), identity.clone()));
+        joined
+            .entry(person)
+            .or_insert_with(|| PlayerExcess {
+                name,
+                versus: Versus::default(),
+            })
+            .versus
+            .join(&v);
+    }
+    let mut out: Vec<PlayerExcess> = joined
+        .into_values()
+        .filter(|p| p.versus.games > 0)
+        .collect();
+    out.sort_by(|a, b| {
+        b.versus
+            .games
+            .cmp(&a.versus.games)
+            .then_with(|| a.name.cmp(&b.name))
+    });
+    out
 }
 
 /// The terms: knots at the percentiles of the games' mean rating, kept

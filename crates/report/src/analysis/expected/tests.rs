@@ -94,7 +94,7 @@ fn a_planted_model_is_recovered_within_its_standard_errors() {
             c.draws = draws(&mut rng, c.games, p);
         }
     }
-    let model = expected_draws(&planted, &LeadFormat::default()).unwrap();
+    let model = expected_draws(&planted, &LeadFormat::default(), &PlayerCounts::default()).unwrap();
     assert_eq!(model.specification, spec);
     assert_eq!(model.coefficients.len(), truth.len());
     for (c, t) in model.coefficients.iter().zip(&truth) {
@@ -158,7 +158,7 @@ fn a_planted_excess_trend_by_year_is_recovered() {
     }
     let mut counts: ByFormat<DrawCells> = ByFormat::default();
     counts.parts.insert(classical(), cells);
-    let model = expected_draws(&counts, &LeadFormat::default()).unwrap();
+    let model = expected_draws(&counts, &LeadFormat::default(), &PlayerCounts::default()).unwrap();
     let (found, se) = excess_slope(&model);
     assert!(se < slope / 5.0, "se {se}: too weak a test");
     assert!(
@@ -184,7 +184,7 @@ fn rising_ratings_raise_the_draw_rate_and_not_the_excess() {
     }
     let mut counts: ByFormat<DrawCells> = ByFormat::default();
     counts.parts.insert(classical(), cells);
-    let model = expected_draws(&counts, &LeadFormat::default()).unwrap();
+    let model = expected_draws(&counts, &LeadFormat::default(), &PlayerCounts::default()).unwrap();
     let first = model.by_year[&1990].observed_rate().unwrap();
     let last = model.by_year[&2020].observed_rate().unwrap();
     assert!(last - first > 0.05, "{first} → {last}");
@@ -214,7 +214,7 @@ fn series_are_scored_against_the_model_and_small_ones_left_out() {
         .insert(("Tiny Cup".into(), key), cell(2650, 0, 10));
     let mut counts: ByFormat<DrawCells> = ByFormat::default();
     counts.parts.insert(classical(), cells);
-    let model = expected_draws(&counts, &LeadFormat::default()).unwrap();
+    let model = expected_draws(&counts, &LeadFormat::default(), &PlayerCounts::default()).unwrap();
     assert_eq!(model.series_left_out, 1);
     let elite = &model.by_series["Elite Open"];
     let expected = 400.0 * base_rate(&strong);
@@ -249,7 +249,7 @@ fn too_few_games_fit_no_model() {
     );
     counts.parts.insert(classical(), cells);
     assert_eq!(
-        expected_draws(&counts, &LeadFormat::default()),
+        expected_draws(&counts, &LeadFormat::default(), &PlayerCounts::default()),
         Err(NotFitted::TooFewGames(10))
     );
 }
@@ -275,7 +275,7 @@ fn a_piece_without_draws_loses_its_knot_instead_of_the_fit() {
     cells.absorb(low);
     let mut counts: ByFormat<DrawCells> = ByFormat::default();
     counts.parts.insert(classical(), cells);
-    let model = expected_draws(&counts, &LeadFormat::default()).unwrap();
+    let model = expected_draws(&counts, &LeadFormat::default(), &PlayerCounts::default()).unwrap();
     // The knot at the 5th percentile (in the drawless games) is gone.
     assert!(
         model.specification.knots.iter().all(|&k| k > 1500.0),
@@ -283,4 +283,112 @@ fn a_piece_without_draws_loses_its_knot_instead_of_the_fit() {
         model.specification.knots
     );
     assert!(model.coefficients.iter().all(|c| c.std_error.is_finite()));
+}
+
+#[test]
+fn a_players_expected_draws_are_her_games_at_their_cells_probabilities() {
+    // A draw in every fourth game of every cell: the fit is exact, every
+    // cell's probability 1/4, so a player's expected draws are a quarter
+    // of her games, whoever her opponents were.
+    let mut cells = layout(2000..=2001, |_| 0);
+    for c in cells.cells.values_mut() {
+        c.games = c.games / 4 * 4;
+        c.draws = c.games / 4;
+    }
+    let low = CellKey {
+        mean_bin: 2000,
+        gap_bin: 0,
+        year: Some(2000),
+    };
+    let high = CellKey {
+        mean_bin: 2600,
+        gap_bin: 150,
+        year: Some(2001),
+    };
+    let aliases = remis_table::players::Aliases::default();
+    let key = |name: &str| {
+        crate::analysis::players::identity_of(&aliases, name, None)
+            .unwrap()
+            .0
+    };
+    let player = |games: &[(CellKey, u64, u64)]| {
+        cells::PlayerCells(games.iter().map(|&(k, g, d)| (k, [g, d])).collect())
+    };
+    // Magnus's games under two spellings the Players section joins: 40
+    // with 30 draws and 20 with 5, expected 15; Anna: 8 games, no draw.
+    cells.players.insert(
+        key("Carlsen, Magnus"),
+        player(&[(low, 30, 20), (high, 20, 5)]),
+    );
+    cells
+        .players
+        .insert(key("Carlsen,M"), player(&[(low, 10, 10)]));
+    cells
+        .players
+        .insert(key("Ushenina, Anna"), player(&[(high, 8, 0)]));
+    // Every game of 2000's cells for one side: her figures are the year's.
+    let year_2000: Vec<(CellKey, u64, u64)> = cells
+        .cells
+        .iter()
+        .filter(|(k, _)| k.year == Some(2000))
+        .map(|(k, c)| (*k, c.games, c.draws))
+        .collect();
+    cells
+        .players
+        .insert(key("Yearlong, Yvonne"), player(&year_2000));
+    let names = [
+        "Carlsen, Magnus",
+        "Carlsen,M",
+        "Ushenina, Anna",
+        "Yearlong, Yvonne",
+    ];
+    let games = [50u64, 10, 8, 1];
+    let df = polars::df!(
+        "player" => names,
+        "fide_id" => [None::<&str>; 4],
+        "games" => games,
+        "draws" => [0u64; 4]
+    )
+    .unwrap();
+    let players = crate::analysis::players::counts_from(&df, &aliases).unwrap();
+    let mut counts: ByFormat<DrawCells> = ByFormat::default();
+    counts.parts.insert(classical(), cells);
+    let model = expected_draws(&counts, &LeadFormat::default(), &players).unwrap();
+    for c in &model.cells {
+        assert!((c.probability - 0.25).abs() < 1e-9, "{c:?}");
+    }
+    let by_name = |name: &str| {
+        &model
+            .by_player
+            .iter()
+            .find(|p| p.name == name)
+            .unwrap_or_else(|| panic!("{name} in {:?}", model.by_player))
+            .versus
+    };
+    assert_eq!(model.by_player.len(), 3);
+    let magnus = by_name("Carlsen, Magnus");
+    assert_eq!((magnus.games, magnus.draws), (60, 35));
+    assert!((magnus.expected - 15.0).abs() < 1e-9);
+    assert!((magnus.excess() - 20.0).abs() < 1e-9);
+    assert!((magnus.binomial_variance - 60.0 * 0.25 * 0.75).abs() < 1e-9);
+    let anna = by_name("Ushenina, Anna");
+    assert!((anna.expected - 2.0).abs() < 1e-9 && (anna.excess() + 2.0).abs() < 1e-9);
+    // Her interval is the series' and the year's: binomial and model.
+    let (lo, hi) = anna.excess_interval();
+    let half = Z95 * (8.0 * 0.25 * 0.75 + anna.model_variance).sqrt();
+    assert!((lo - (-2.0 - half)).abs() < 1e-9 && (hi - (-2.0 + half)).abs() < 1e-9);
+    let yvonne = by_name("Yearlong, Yvonne");
+    let year = &model.by_year[&2000];
+    assert_eq!((yvonne.games, yvonne.draws), (year.games, year.draws));
+    assert!((yvonne.expected - year.expected).abs() < 1e-6);
+    assert!(
+        (yvonne.model_variance - year.model_variance).abs() < 1e-9 * year.model_variance.max(1.0)
+    );
+    assert!(yvonne.model_variance > 0.0);
+    // The most games first; the other sides are nobody's.
+    assert_eq!(model.by_player[0].name, "Yearlong, Yvonne");
+    let kept: u64 = model.by_player.iter().map(|p| p.versus.games).sum();
+    let outside = &model.player_sides_outside;
+    assert_eq!(outside.games, 2 * model.total.games - kept);
+    assert!((outside.expected - outside.games as f64 / 4.0).abs() < 1e-6);
 }

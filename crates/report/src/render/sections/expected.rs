@@ -1,10 +1,11 @@
 //! Expected draws from the players' ratings: the model
-//! (`analysis::expected`), its calibration, and the excess draws by year
-//! and by series.
+//! (`analysis::expected`), its calibration, and the excess draws by year,
+//! by series and by player.
 
 use super::*;
 use crate::analysis::expected::{
-    CALIBRATION_BAND, ExpectedDraws, MIN_PIECE_RESULTS, MIN_SERIES_GAMES, NotFitted, Versus,
+    CALIBRATION_BAND, ExpectedDraws, MIN_PIECE_RESULTS, MIN_SERIES_GAMES, NotFitted, TOP_PLAYERS,
+    Versus,
 };
 
 /// Groups with fewer games are left out of the calibration's tally (a
@@ -67,8 +68,7 @@ pub fn expected_section(
          purpose</strong>: a year's expected draws are those of its players' ratings and gaps, so the excess \
          (observed − expected) is the change the ratings do not explain. Specification: {}. Event type is not in \
          the table's columns, so not in the model; colour is not a covariate (a draw is one result for both \
-         colours). No figure is given by player: a player's expected draws need her opponents' ratings game by \
-         game, which the summary does not keep by player.</p>",
+         colours).</p>",
         if model.specification.formats.is_empty() {
             ""
         } else {
@@ -89,6 +89,7 @@ pub fn expected_section(
     by_band(h, model);
     coefficients(h, model);
     by_series(h, model);
+    by_player(h, model);
     h.push_str("</section>\n");
     Ok(())
 }
@@ -320,6 +321,38 @@ fn by_series(h: &mut String, model: &ExpectedDraws) {
     series.sort_by(|a, b| b.1.games.cmp(&a.1.games).then_with(|| a.0.cmp(b.0)));
     for (name, v) in series {
         versus_row(&mut table, name, v);
+    }
+    table.finish(h);
+}
+
+/// The excess draws of the players with the most rated games.
+fn by_player(h: &mut String, model: &ExpectedDraws) {
+    if model.by_player.is_empty() {
+        return;
+    }
+    let outside = &model.player_sides_outside;
+    let _ = writeln!(
+        h,
+        "<h3 id=\"expected-by-player\">Excess draws by player</h3>\n<p class=\"caption\">The {} players with \
+         the most rated games (of {} kept by name), each game against what the model expects from her rating and \
+         her opponent's (the probability of the game's cell), over both colours; players are told apart and \
+         joined as in the Players section. A game counts for both its players. {} of the {} game sides (two a \
+         game) belong to no player kept: unnamed, or of the {} players with the fewest games folded past the \
+         Players section's cap. A player's games all share her, so her interval, from the binomial variance and \
+         the model's, says how far her draws are from her ratings' games, not what she would draw elsewhere.</p>",
+        model.by_player.len().min(TOP_PLAYERS),
+        thousands(model.by_player.len() as u64),
+        thousands(outside.games),
+        thousands(2 * model.total.games),
+        thousands(model.players_folded),
+    );
+    let mut table = versus_table(
+        "excess-draws-by-player.csv",
+        Col::Both("Player", "player"),
+        None,
+    );
+    for player in model.by_player.iter().take(TOP_PLAYERS) {
+        versus_row(&mut table, &player.name, &player.versus);
     }
     table.finish(h);
 }
