@@ -336,15 +336,25 @@ fn by_player(h: &mut String, model: &ExpectedDraws) {
         "<h3 id=\"expected-by-player\">Excess draws by player</h3>\n<p class=\"caption\">The {} players with \
          the most rated games (of {} kept by name), each game against what the model expects from her rating and \
          her opponent's (the probability of the game's cell), over both colours; players are told apart and \
-         joined as in the Players section. A game counts for both its players. {} of the {} game sides (two a \
-         game) belong to no player kept: unnamed, or of the {} players with the fewest games folded past the \
-         Players section's cap. A player's games all share her, so her interval, from the binomial variance and \
-         the model's, says how far her draws are from her ratings' games, not what she would draw elsewhere.</p>",
+         joined as in the Players section. A game counts for both its players. {} The interval is the series' (binomial variance under the model plus the \
+         coefficients'): it says whether her draws stand apart from what her games' ratings predict, in these \
+         games; it treats them as independent, and a player's style, events and era all go into her excess.</p>",
         model.by_player.len().min(TOP_PLAYERS),
         thousands(model.by_player.len() as u64),
-        thousands(outside.games),
-        thousands(2 * model.total.games),
-        thousands(model.players_folded),
+        if outside.games == 0 {
+            format!(
+                "Every one of the {} game sides (two a game) is a kept player's.",
+                thousands(2 * model.total.games)
+            )
+        } else {
+            format!(
+                "{} of the {} game sides (two a game) belong to no player kept: unnamed, or of the {} players \
+                 with the fewest games folded past the Players section's cap.",
+                thousands(outside.games),
+                thousands(2 * model.total.games),
+                thousands(model.players_folded),
+            )
+        },
     );
     let mut table = versus_table(
         "excess-draws-by-player.csv",
