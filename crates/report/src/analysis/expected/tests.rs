@@ -392,3 +392,28 @@ fn a_players_expected_draws_are_her_games_at_their_cells_probabilities() {
     assert_eq!(outside.games, 2 * model.total.games - kept);
     assert!((outside.expected - outside.games as f64 / 4.0).abs() < 1e-6);
 }
+
+#[test]
+fn the_cells_of_players_folded_past_the_cap_are_dropped_with_them() {
+    let key = CellKey {
+        mean_bin: 2400,
+        gap_bin: 0,
+        year: Some(2001),
+    };
+    let mut cells = DrawCells::default();
+    for name in ["kept", "folded"] {
+        cells
+            .players
+            .insert(name.into(), cells::PlayerCells([(key, [3, 1])].into()));
+    }
+    let mut counts: ByFormat<DrawCells> = ByFormat::default();
+    counts.parts.insert(classical(), cells);
+    let mut players = PlayerCounts::default();
+    players
+        .by_name
+        .insert("kept".into(), crate::study::Proportion::new(1, 3));
+    players.folded_players = 1;
+    cells::keep_named_players(&mut counts, &players);
+    let kept: Vec<&String> = counts.parts[&classical()].players.keys().collect();
+    assert_eq!(kept, ["kept"]);
+}
