@@ -111,16 +111,22 @@ pub(super) struct Design {
     pub(super) years: usize,
 }
 
-/// The model's design on every edition of the study; `None` without a
-/// rule edition.
-pub(super) fn design(editions: &[Edition]) -> Option<Design> {
-    let regimes: Vec<Regime> = editions
+/// The rule regimes the editions were played under, in order: a model's
+/// indicators.
+pub(super) fn rule_regimes(editions: &[Edition]) -> Vec<Regime> {
+    editions
         .iter()
         .map(|e| e.regime)
         .filter(|r| r.restricts())
         .collect::<BTreeSet<_>>()
         .into_iter()
-        .collect();
+        .collect()
+}
+
+/// The model's design on every edition of the study; `None` without a
+/// rule edition.
+pub(super) fn design(editions: &[Edition]) -> Option<Design> {
+    let regimes = rule_regimes(editions);
     if regimes.is_empty() {
         return None;
     }

@@ -111,13 +111,7 @@ struct Pairing {
 /// Fit the pair-effects model to every edition of the study; `None` with
 /// no rule regime.
 pub fn fit(editions: &[Edition], rng: &mut Rng) -> Option<PairModel> {
-    let regimes: Vec<Regime> = editions
-        .iter()
-        .map(|e| e.regime)
-        .filter(|r| r.restricts())
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
+    let regimes = super::model::rule_regimes(editions);
     if regimes.is_empty() {
         return None;
     }
