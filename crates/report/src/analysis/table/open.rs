@@ -205,6 +205,11 @@ impl Batch {
     }
 
     pub fn run(self) -> PolarsResult<Results> {
+        // The summary's batches in the default path hold no query (their
+        // counts are made in Rust): nothing for the engine to start.
+        if self.plans.is_empty() {
+            return Ok(Results(Vec::new()));
+        }
         let frames =
             LazyFrame::collect_all_with_engine(self.plans, Engine::Streaming, OptFlags::default())?;
         Ok(Results(frames))
