@@ -27,7 +27,9 @@ use serde::{Deserialize, Serialize};
 use crate::analysis::merge::{Merge, pairs};
 use crate::analysis::players::{PlayerCounts, identity_of};
 use crate::analysis::population::{ByFormat, by_format, format_keys};
-use crate::analysis::table::{BAND, BAND_IMPLAUSIBLE, EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, Play};
+use crate::analysis::table::{
+    BAND, BAND_IMPLAUSIBLE, EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, Play, names,
+};
 use crate::study::events::EventCatalogue;
 use remis_table::players::Aliases;
 use remis_table::schema::Column;
@@ -124,6 +126,12 @@ pub fn keep_named_players(cells: &mut ByFormat<DrawCells>, players: &PlayerCount
 
 const MEAN_BIN: &str = "expected_mean_bin";
 const GAP_BIN: &str = "expected_gap_bin";
+/// A game's two ratings summed and its gap, before they are summed by
+/// cell; and the cell's sum of gaps (its ratings' sum is
+/// [`names::RATING_SUM`]).
+const EXPECTED_RATING_SUM: &str = "expected_rating_sum";
+const EXPECTED_GAP: &str = "expected_gap";
+const GAP_SUM: &str = "gap_sum";
 
 /// The rated used games (both ratings plausible for their system and
 /// year) with their bins.
@@ -146,23 +154,26 @@ fn binned(used: LazyFrame) -> LazyFrame {
     .with_columns([
         ((w.clone() + b.clone()) / lit(2 * width) * lit(width)).alias(MEAN_BIN),
         capped.alias(GAP_BIN),
-        (w + b).alias("expected_rating_sum"),
-        gap.alias("expected_gap"),
+        (w + b).alias(EXPECTED_RATING_SUM),
+        gap.alias(EXPECTED_GAP),
     ])
 }
 
 fn counts() -> [Expr; 4] {
     [
-        len().cast(DataType::UInt64).alias("games"),
-        col(IS_DRAW).cast(DataType::UInt64).sum().alias("draws"),
-        col("expected_rating_sum")
+        len().cast(DataType::UInt64).alias(names::GAMES),
+        col(IS_DRAW)
             .cast(DataType::UInt64)
             .sum()
-            .alias("rating_sum"),
-        col("expected_gap")
+            .alias(names::DRAWS),
+        col(EXPECTED_RATING_SUM)
             .cast(DataType::UInt64)
             .sum()
-            .alias("gap_sum"),
+            .alias(names::RATING_SUM),
+        col(EXPECTED_GAP)
+            .cast(DataType::UInt64)
+            .sum()
+            .alias(GAP_SUM),
     ]
 }
 
@@ -202,8 +213,11 @@ pub fn players_query(used: LazyFrame) -> LazyFrame {
     .expect("two frames of the same columns concatenate")
     .group_by(keys)
     .agg([
-        len().cast(DataType::UInt64).alias("games"),
-        col(IS_DRAW).cast(DataType::UInt64).sum().alias("draws"),
+        len().cast(DataType::UInt64).alias(names::GAMES),
+        col(IS_DRAW)
+            .cast(DataType::UInt64)
+            .sum()
+            .alias(names::DRAWS),
     ])
 }
 
@@ -216,8 +230,8 @@ pub fn players_from(df: &DataFrame, aliases: &Aliases) -> Result<ByFormat<DrawCe
         let year = part.column(Column::Year.name())?.i16()?;
         let player = part.column(PLAYER)?.str()?;
         let fide_id = part.column(FIDE_ID)?.str()?;
-        let games = part.column("games")?.u64()?;
-        let draws = part.column("draws")?.u64()?;
+        let games = part.column(names::GAMES)?.u64()?;
+        let draws = part.column(names::DRAWS)?.u64()?;
         let mut counts = DrawCells::default();
         for i in 0..part.height() {
             let (Some(name), Some(mean), Some(gap)) = (player.get(i), mean.get(i), gap.get(i))
@@ -293,10 +307,10 @@ fn key_and_counts(df: &DataFrame, i: usize) -> Result<Option<(CellKey, CellCount
             year,
         },
         CellCounts {
-            games: u("games")?,
-            draws: u("draws")?,
-            rating_sum: u("rating_sum")?,
-            gap_sum: u("gap_sum")?,
+            games: u(names::GAMES)?,
+            draws: u(names::DRAWS)?,
+            rating_sum: u(names::RATING_SUM)?,
+            gap_sum: u(GAP_SUM)?,
         },
     )))
 }

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::analysis::merge::Merge;
+use crate::analysis::table::names;
 use remis_core::rng::Rng;
 
 fn classical() -> Format {
@@ -336,7 +337,7 @@ fn a_players_expected_draws_are_her_games_at_their_cells_probabilities() {
     cells
         .players
         .insert(key("Yearlong, Yvonne"), player(&year_2000));
-    let names = [
+    let spellings = [
         "Carlsen, Magnus",
         "Carlsen,M",
         "Ushenina, Anna",
@@ -344,10 +345,10 @@ fn a_players_expected_draws_are_her_games_at_their_cells_probabilities() {
     ];
     let games = [50u64, 10, 8, 1];
     let df = polars::df!(
-        "player" => names,
-        "fide_id" => [None::<&str>; 4],
-        "games" => games,
-        "draws" => [0u64; 4]
+        names::PLAYER => spellings,
+        crate::analysis::players::FIDE_ID => [None::<&str>; 4],
+        names::GAMES => games,
+        names::DRAWS => [0u64; 4]
     )
     .unwrap();
     let players = crate::analysis::players::counts_from(&df, &aliases).unwrap();
