@@ -19,11 +19,11 @@ fn lines(text: &str) -> impl Iterator<Item = Vec<&str>> {
 
 /// The counting query's rows for these spellings: one a spelling and
 /// year (one without a year for a spelling the master games lack).
-fn frame(names: &[&str]) -> DataFrame {
+fn frame(spellings: &[&str]) -> DataFrame {
     let years: BTreeMap<&str, &str> = lines(SPELLINGS).map(|f| (f[0], f[1])).collect();
     let (mut player, mut year, mut games, mut rated, mut rating_sum) =
         (vec![], vec![], vec![], vec![], vec![]);
-    for &name in names {
+    for &name in spellings {
         let Some(by_year) = years.get(name) else {
             player.push(name);
             year.push(None);
@@ -44,13 +44,13 @@ fn frame(names: &[&str]) -> DataFrame {
     let fide_id: Vec<Option<&str>> = vec![None; player.len()];
     let draws = vec![0u64; player.len()];
     df!(
-        "player" => player,
-        "fide_id" => fide_id,
-        "year" => year,
-        "games" => games,
-        "draws" => draws,
-        "rated" => rated,
-        "rating_sum" => rating_sum
+        names::PLAYER => player,
+        FIDE_ID => fide_id,
+        Column::Year.name() => year,
+        names::GAMES => games,
+        names::DRAWS => draws,
+        names::RATED => rated,
+        names::RATING_SUM => rating_sum
     )
     .unwrap()
 }

@@ -39,7 +39,7 @@ use remis_table::schema::Column;
 use serde::{Deserialize, Serialize};
 
 use super::merge::{Merge, pairs};
-use super::table::{EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, Play};
+use super::table::{EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, Play, names};
 use crate::study::Proportion;
 use remis_table::schema::TimeClass;
 
@@ -161,15 +161,20 @@ fn bucket(key: &str) -> usize {
     (fnv1a(key.as_bytes()) % BUCKETS as u64) as usize
 }
 
+/// A side's FIDE ID and rating in [`query`] (its name is
+/// [`names::PLAYER`]), White's and Black's taken as one column each.
+pub(crate) const FIDE_ID: &str = "fide_id";
+const ELO: &str = "elo";
+
 /// Games and draws by player name, FIDE ID and year, over both sides of
 /// the used games, with the rated games and the sum of their ratings.
 pub fn query(used: LazyFrame) -> LazyFrame {
     let side = |player: Column, fide_id: Column, elo: Column| {
         used.clone().select([
-            player.col().alias("player"),
-            fide_id.col().alias("fide_id"),
-            Column::Year.col().alias("year"),
-            elo.col().cast(DataType::UInt64).alias("elo"),
+            player.col().alias(names::PLAYER),
+            fide_id.col().alias(FIDE_ID),
+            Column::Year.col(),
+            elo.col().cast(DataType::UInt64).alias(ELO),
             col(IS_DRAW),
             col(PLAY),
             col(EFFECTIVE_TIME_CLASS),
@@ -184,21 +189,24 @@ pub fn query(used: LazyFrame) -> LazyFrame {
     )
     .expect("two frames of the same columns concatenate")
     .group_by([
-        col("player"),
-        col("fide_id"),
-        col("year"),
+        col(names::PLAYER),
+        col(FIDE_ID),
+        Column::Year.col(),
         col(PLAY),
         col(EFFECTIVE_TIME_CLASS),
     ])
     .agg([
-        len().cast(DataType::UInt64).alias("games"),
-        col(IS_DRAW).cast(DataType::UInt64).sum().alias("draws"),
-        col("elo")
+        len().cast(DataType::UInt64).alias(names::GAMES),
+        col(IS_DRAW)
+            .cast(DataType::UInt64)
+            .sum()
+            .alias(names::DRAWS),
+        col(ELO)
             .gt(lit(0u64))
             .cast(DataType::UInt64)
             .sum()
-            .alias("rated"),
-        col("elo").sum().alias("rating_sum"),
+            .alias(names::RATED),
+        col(ELO).sum().alias(names::RATING_SUM),
     ])
 }
 
@@ -271,14 +279,22 @@ fn add_rows(
         Some((mask, counts)) => (Some(mask), Some(counts)),
         None => (None, None),
     };
-    let players = df.column("player")?.str()?;
-    let fide_ids = df.column("fide_id")?.str()?;
-    let games = df.column("games")?.u64()?;
-    let draws = df.column("draws")?.u64()?;
+    let players = df.column(names::PLAYER)?.str()?;
+    let fide_ids = df.column(FIDE_ID)?.str()?;
+    let games = df.column(names::GAMES)?.u64()?;
+    let draws = df.column(names::DRAWS)?.u64()?;
     // By year, with ratings (a frame without them counts the games only).
-    let year = df.column("year").ok().map(|c| c.i16()).transpose()?;
-    let rated = df.column("rated").ok().map(|c| c.u64()).transpose()?;
-    let rating_sum = df.column("rating_sum").ok().map(|c| c.u64()).transpose()?;
+    let year = df
+        .column(Column::Year.name())
+        .ok()
+        .map(|c| c.i16())
+        .transpose()?;
+    let rated = df.column(names::RATED).ok().map(|c| c.u64()).transpose()?;
+    let rating_sum = df
+        .column(names::RATING_SUM)
+        .ok()
+        .map(|c| c.u64())
+        .transpose()?;
     let groups = (0..df.height()).map(|i| SideGames {
         player: players.get(i),
         fide_id: fide_ids.get(i),
@@ -630,12 +646,17 @@ mod tests {
     use super::*;
 
     fn counts(players: &[(&str, u64, u64)]) -> PlayerCounts {
-        let names: Vec<&str> = players.iter().map(|p| p.0).collect();
+        let spellings: Vec<&str> = players.iter().map(|p| p.0).collect();
         let games: Vec<u64> = players.iter().map(|p| p.1).collect();
         let draws: Vec<u64> = players.iter().map(|p| p.2).collect();
-        let ids: Vec<Option<&str>> = vec![None; names.len()];
-        let df =
-            df!("player" => names, "fide_id" => ids, "games" => games, "draws" => draws).unwrap();
+        let ids: Vec<Option<&str>> = vec![None; spellings.len()];
+        let df = df!(
+            names::PLAYER => spellings,
+            FIDE_ID => ids,
+            names::GAMES => games,
+            names::DRAWS => draws
+        )
+        .unwrap();
         counts_from(&df, &Aliases::default()).unwrap()
     }
 
@@ -698,9 +719,9 @@ mod tests {
         let rated = [3u64, 1, 0, 2, 0, 0, 0, 7];
         let rating_sum = [7200u64, 2500, 0, 4900, 0, 0, 0, 18000];
         let df = df!(
-            "player" => player, "fide_id" => fide_id, "year" => year,
-            PLAY => play, EFFECTIVE_TIME_CLASS => speed, "games" => games,
-            "draws" => draws, "rated" => rated, "rating_sum" => rating_sum
+            names::PLAYER => player, FIDE_ID => fide_id, Column::Year.name() => year,
+            PLAY => play, EFFECTIVE_TIME_CLASS => speed, names::GAMES => games,
+            names::DRAWS => draws, names::RATED => rated, names::RATING_SUM => rating_sum
         )
         .unwrap();
         let (all, classical_only) = counts_and_classical(&df, &Aliases::default()).unwrap();
@@ -784,10 +805,10 @@ mod tests {
             ("Carlsen,M", Some("0"), 3),
         ];
         let df = df!(
-            "player" => rows.iter().map(|r| r.0).collect::<Vec<_>>(),
-            "fide_id" => rows.iter().map(|r| r.1).collect::<Vec<_>>(),
-            "games" => rows.iter().map(|r| r.2).collect::<Vec<_>>(),
-            "draws" => rows.iter().map(|_| 0u64).collect::<Vec<_>>()
+            names::PLAYER => rows.iter().map(|r| r.0).collect::<Vec<_>>(),
+            FIDE_ID => rows.iter().map(|r| r.1).collect::<Vec<_>>(),
+            names::GAMES => rows.iter().map(|r| r.2).collect::<Vec<_>>(),
+            names::DRAWS => rows.iter().map(|_| 0u64).collect::<Vec<_>>()
         )
         .unwrap();
         let c = concentration(

@@ -16,10 +16,11 @@ pub const DRAWS: &str = "draws";
 /// Agreed draws: their count in a group (the rule study), or whether a
 /// draw was agreed (the draw-length query's key).
 pub const AGREED: &str = "agreed";
-/// Games in a group whose ratings are known and plausible.
+/// Games or sides in a group with a rating (the rule study's: both
+/// ratings, plausible).
 pub const RATED: &str = "rated";
-/// The sum of those games' ratings (a side's, or the players' mean), for
-/// a mean rating after groups merge.
+/// The sum of those ratings (a side's, the players' mean, or both
+/// players'), for a mean rating after groups merge.
 pub const RATING_SUM: &str = "rating_sum";
 /// The name of one side's player, where a query takes White's and Black's
 /// games as one column.
