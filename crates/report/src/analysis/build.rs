@@ -62,7 +62,7 @@ pub const BATCH_ROWS: usize = 2 * remis_table::writer::ROW_GROUP_ROWS;
 /// Pairings of small events' games kept to be judged whole: more than
 /// the master games' 476,000. Counted in Rust a game takes 12 bytes (up
 /// to twice that while its event's vector grows) and each event's
-/// players' names are kept once ([`standings::KeptPairings`]), so some
+/// players' names are kept once (`standings::KeptPairings`), so some
 /// 25 MiB and the names; the reference's rows took about 70 bytes a game.
 pub const PAIRINGS_KEPT: usize = 1 << 20;
 

@@ -6,7 +6,7 @@
 //! sums its games' ratings and gaps, so that the model's covariates are
 //! the cell's own means. The size is bounded by the cells (about 40 mean
 //! bins × 13 gap bins × the years), never by the rows. A summary counts
-//! them in Rust from a batch's used rows ([`counts_used`]); the queries
+//! them in Rust from a batch's used rows (`counts_used`); the queries
 //! are the reference the summary's tests hold them to (issue 50).
 //!
 //! The cells of each named player's games (both colours; her identity as

@@ -11,10 +11,10 @@
 //! each group's draw rate is the real fit's without the regimes' terms,
 //! every edition moves it by a shock of its own (normal, with the
 //! between-edition standard deviation estimated from the data: see
-//! [`between_edition_sd`]), the regime's treated editions by the planted
+//! `between_edition_sd`), the regime's treated editions by the planted
 //! effect (none, and 5 points fewer draws), and the draws are binomial.
 //! On each simulated data set the model's own bootstrap
-//! ([`super::model::regime_rows`], computed here with the design's parts
+//! (`model::regime_rows`, computed here with the design's parts
 //! made once: same replicates, same interval) gives the draw rate's
 //! interval, and the share of intervals holding the planted effect is
 //! counted, per regime, at the data's own count of treated editions and
