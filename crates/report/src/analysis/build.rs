@@ -135,10 +135,17 @@ pub struct SummaryBuilder<'a> {
     /// judged on its own.
     in_parts: bool,
     pairings_kept: usize,
-    /// Row groups handed over and not yet counted: they are counted once
-    /// `batch_rows` rows are there (a row group: `classify`'s are
-    /// [`remis_table::writer::ROW_GROUP_ROWS`] rows).
+    /// Rows handed over and not yet counted: they are counted once
+    /// `batch_rows` rows are there. `classify` hands them over a chunk at
+    /// a time, and a chunk may be one game (a folder of one-game files):
+    /// they are stacked in `fresh` and made compact every
+    /// [`FRESH_CHUNKS`] chunks before they join `pending`, since held as
+    /// they came, each with its own allocation a column, 6,000 one-game
+    /// sources took 240 MiB instead of under 200
+    /// (`tests/python/test_memory_bounds.py`).
     pending: Option<DataFrame>,
+    fresh: Option<DataFrame>,
+    fresh_chunks: usize,
     batch_rows: usize,
     /// Rows prepared by the lazy [`table::prepare`] and counted by the
     /// polars queries only, not in Rust (the tests' reference).
@@ -155,6 +162,8 @@ impl<'a> SummaryBuilder<'a> {
             in_parts: false,
             pairings_kept: PAIRINGS_KEPT,
             pending: None,
+            fresh: None,
+            fresh_chunks: 0,
             batch_rows: remis_table::writer::ROW_GROUP_ROWS,
             by_queries: false,
         }
@@ -193,22 +202,34 @@ impl<'a> SummaryBuilder<'a> {
         self.counts.rows()
     }
 
-    /// Counts the next row group, as `classify` writes it (once
-    /// `batch_rows` rows are there, or at [`SummaryBuilder::finish`]).
+    /// Counts the next rows in table order, as `classify` hands them over
+    /// (once `batch_rows` rows are there, or at [`SummaryBuilder::finish`]).
     pub fn add_frame(&mut self, rows: &DataFrame) -> Result<()> {
-        let rows = rows.select(READ.map(Column::name))?;
-        let pending = match self.pending.take() {
-            Some(mut pending) => {
-                pending.vstack_mut(&rows)?;
-                pending
-            }
-            None => rows,
-        };
-        if pending.height() < self.batch_rows {
-            self.pending = Some(pending);
+        stack(&mut self.fresh, rows.select(READ.map(Column::name))?)?;
+        self.fresh_chunks += 1;
+        let held = |frame: &Option<DataFrame>| frame.as_ref().map_or(0, DataFrame::height);
+        let rows = held(&self.pending) + held(&self.fresh);
+        if self.fresh_chunks < FRESH_CHUNKS && rows < self.batch_rows {
             return Ok(());
         }
-        self.add_rows(&pending)
+        self.settle()?;
+        if rows < self.batch_rows {
+            return Ok(());
+        }
+        match self.pending.take() {
+            Some(pending) => self.add_rows(&pending),
+            None => Ok(()),
+        }
+    }
+
+    /// The fresh chunks, made compact, join the pending rows.
+    fn settle(&mut self) -> Result<()> {
+        self.fresh_chunks = 0;
+        if let Some(mut fresh) = self.fresh.take() {
+            fresh.rechunk_mut();
+            stack(&mut self.pending, fresh)?;
+        }
+        Ok(())
     }
 
     /// Counts the next batch of the table's rows (all of the table's
@@ -418,6 +439,7 @@ impl<'a> SummaryBuilder<'a> {
 
     /// The table's summary: the events ranked, the players folded.
     pub fn finish(mut self) -> Result<Summary> {
+        self.settle()?;
         if let Some(pending) = self.pending.take() {
             self.add_rows(&pending)?;
         }
@@ -432,6 +454,20 @@ impl<'a> SummaryBuilder<'a> {
         expected::cells::keep_named_players(&mut self.counts.expected, &self.counts.players);
         Ok(self.counts)
     }
+}
+
+/// Chunks handed over that are stacked before they are made compact.
+const FRESH_CHUNKS: usize = 64;
+
+/// `rows` below the frame in `onto`.
+fn stack(onto: &mut Option<DataFrame>, rows: DataFrame) -> Result<()> {
+    match onto {
+        Some(frame) => {
+            frame.vstack_mut(&rows)?;
+        }
+        None => *onto = Some(rows),
+    }
+    Ok(())
 }
 
 /// The pairings, among kept games, of the events whose standings in
