@@ -430,18 +430,10 @@ pub fn simulate(editions: &[Edition], model: &ModelEstimates, seed: u64) -> Opti
     simulate_with(editions, model, seed, None)
 }
 
-/// As [`simulate`], with the between-edition standard deviation given
-/// (the tests plant it) rather than estimated.
-fn simulate_with(
-    editions: &[Edition],
-    estimates: &ModelEstimates,
-    seed: u64,
-    sd: Option<f64>,
-) -> Option<ModelCoverage> {
-    let design = model::design(editions)?;
-    let p = design.parameters;
-    let clusters = editions.len();
-    let units: Vec<SimUnit> = design
+/// The design's groups of games as the simulation uses them: each with
+/// its edition, its games and its regressors' nonzero entries.
+fn sim_units(design: &model::Design) -> Vec<SimUnit> {
+    design
         .units
         .iter()
         .map(|u| SimUnit {
@@ -454,7 +446,21 @@ fn simulate_with(
                 .map(|(j, x)| (j, *x))
                 .collect(),
         })
-        .collect();
+        .collect()
+}
+
+/// As [`simulate`], with the between-edition standard deviation given
+/// (the tests plant it) rather than estimated.
+fn simulate_with(
+    editions: &[Edition],
+    estimates: &ModelEstimates,
+    seed: u64,
+    sd: Option<f64>,
+) -> Option<ModelCoverage> {
+    let design = model::design(editions)?;
+    let p = design.parameters;
+    let clusters = editions.len();
+    let units = sim_units(&design);
     // The real fit of the draw rate, and each group's rate without the
     // regimes' terms: the simulation's baseline.
     let draws: Vec<f64> = design.units.iter().map(|u| u.hits[0]).collect();
@@ -702,20 +708,7 @@ mod tests {
             .find(|r| r.measure == Measure::Draws)
             .unwrap();
         let design = model::design(&eds).unwrap();
-        let units: Vec<SimUnit> = design
-            .units
-            .iter()
-            .map(|u| SimUnit {
-                cluster: u.cluster,
-                games: u.games,
-                x: u.x
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, x)| **x != 0.0)
-                    .map(|(j, x)| (j, *x))
-                    .collect(),
-            })
-            .collect();
+        let units = sim_units(&design);
         let hits: Vec<f64> = design.units.iter().map(|u| u.hits[0]).collect();
         let prep = prepare(
             &units,
