@@ -297,13 +297,7 @@ pub fn evidence_query(used: LazyFrame) -> LazyFrame {
             .fill_null(lit(false)),
     )
     .group_by([col(BAND), play, speed])
-    .agg([
-        len().cast(DataType::UInt64).alias(names::GAMES),
-        col(super::table::IS_DRAW)
-            .cast(DataType::UInt64)
-            .sum()
-            .alias(names::DRAWS),
-    ])
+    .agg(names::games_and_draws())
 }
 
 /// [`evidence_from`] the [`evidence_query`], counted in Rust from a

@@ -30,16 +30,6 @@ fn proportions(df: &DataFrame) -> Result<Vec<Proportion>> {
         .collect())
 }
 
-fn games_and_draws() -> [Expr; 2] {
-    [
-        len().cast(DataType::UInt64).alias(names::GAMES),
-        col(IS_DRAW)
-            .cast(DataType::UInt64)
-            .sum()
-            .alias(names::DRAWS),
-    ]
-}
-
 /// The number of edges at or below a value, as an expression: the bin
 /// index of `value` among bins that start at the edges.
 fn bin_expr<T: Copy + Literal>(value: Expr, edges: &[T]) -> Expr {
@@ -162,7 +152,7 @@ pub fn rating_gap_query(used: LazyFrame, scheme: &BandScheme) -> LazyFrame {
             speed,
         ]
     })
-    .agg(games_and_draws())
+    .agg(names::games_and_draws())
 }
 
 /// The counts of [`rating_gap_query`], kept apart by format.
@@ -239,7 +229,7 @@ pub fn opening_query(used: LazyFrame, key: Column) -> LazyFrame {
         let [play, speed] = format_keys();
         [key.col(), Column::DrawType.col(), play, speed]
     })
-    .agg(games_and_draws())
+    .agg(names::games_and_draws())
 }
 
 /// The counts of the two [`opening_query`]s (ECO, then name), kept apart
@@ -375,7 +365,7 @@ impl Merge for TimeClasses {
 
 pub fn time_classes_query(used: LazyFrame) -> LazyFrame {
     used.group_by([col(EFFECTIVE_TIME_CLASS), col(BAND)])
-        .agg(games_and_draws())
+        .agg(names::games_and_draws())
 }
 
 pub fn time_classes_from(df: &DataFrame) -> Result<TimeClasses> {
@@ -536,7 +526,7 @@ impl Merge for FormatCounts {
 
 pub fn play_query(used: LazyFrame) -> LazyFrame {
     used.group_by([col(PLAY), col(EFFECTIVE_TIME_CLASS), Column::Year.col()])
-        .agg(games_and_draws())
+        .agg(names::games_and_draws())
 }
 
 pub fn draw_types_by_class_query(used: LazyFrame) -> LazyFrame {

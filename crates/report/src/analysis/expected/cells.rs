@@ -160,12 +160,10 @@ fn binned(used: LazyFrame) -> LazyFrame {
 }
 
 fn counts() -> [Expr; 4] {
+    let [games, draws] = names::games_and_draws();
     [
-        len().cast(DataType::UInt64).alias(names::GAMES),
-        col(IS_DRAW)
-            .cast(DataType::UInt64)
-            .sum()
-            .alias(names::DRAWS),
+        games,
+        draws,
         col(EXPECTED_RATING_SUM)
             .cast(DataType::UInt64)
             .sum()
@@ -212,13 +210,7 @@ pub fn players_query(used: LazyFrame) -> LazyFrame {
     )
     .expect("two frames of the same columns concatenate")
     .group_by(keys)
-    .agg([
-        len().cast(DataType::UInt64).alias(names::GAMES),
-        col(IS_DRAW)
-            .cast(DataType::UInt64)
-            .sum()
-            .alias(names::DRAWS),
-    ])
+    .agg(names::games_and_draws())
 }
 
 /// The players' cells of a frame of [`players_query`], each side's

@@ -180,6 +180,7 @@ pub fn query(used: LazyFrame) -> LazyFrame {
             col(EFFECTIVE_TIME_CLASS),
         ])
     };
+    let [games, draws] = names::games_and_draws();
     concat(
         [
             side(Column::White, Column::WhiteFideId, Column::WhiteElo),
@@ -196,11 +197,8 @@ pub fn query(used: LazyFrame) -> LazyFrame {
         col(EFFECTIVE_TIME_CLASS),
     ])
     .agg([
-        len().cast(DataType::UInt64).alias(names::GAMES),
-        col(IS_DRAW)
-            .cast(DataType::UInt64)
-            .sum()
-            .alias(names::DRAWS),
+        games,
+        draws,
         col(ELO)
             .gt(lit(0u64))
             .cast(DataType::UInt64)

@@ -25,3 +25,16 @@ pub const RATING_SUM: &str = "rating_sum";
 /// The name of one side's player, where a query takes White's and Black's
 /// games as one column.
 pub const PLAYER: &str = "player";
+
+/// A group's games and draws (of the prepared rows' `is_draw`), as
+/// several queries count them.
+pub fn games_and_draws() -> [polars::prelude::Expr; 2] {
+    use polars::prelude::*;
+    [
+        len().cast(DataType::UInt64).alias(GAMES),
+        col(super::IS_DRAW)
+            .cast(DataType::UInt64)
+            .sum()
+            .alias(DRAWS),
+    ]
+}
