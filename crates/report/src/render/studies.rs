@@ -270,27 +270,46 @@ fn write_pair_model(
         rule_study::pair_model::SPECIFICATION
     )?;
     writeln!(out, "  {}", pair_model_basis(m))?;
-    for r in &m.rows {
-        let p = text::p_value;
+    model_rows(
+        out,
+        &m.rows,
+        &m.not_identified,
+        limits,
+        |_| "",
+        "no pair met both with and without it",
+    )?;
+    writeln!(out, "  {}", pair_model_verdict(m, primary))?;
+    Ok(())
+}
+
+/// A model's estimates a line each (the regime, the measure, the effect,
+/// `tag` of the measure, the p-value and Holm's), then the regimes it
+/// cannot identify and why.
+fn model_rows(
+    out: &mut dyn Write,
+    rows: &[rule_study::model::ModelRow],
+    not_identified: &[crate::study::events::Regime],
+    limits: [u32; 2],
+    tag: impl Fn(Measure) -> &'static str,
+    why_not: &str,
+) -> std::io::Result<()> {
+    let p = text::p_value;
+    for r in rows {
         writeln!(
             out,
-            "  {:<40} {:<18} {:<44} p {}{}",
+            "  {:<40} {:<18} {:<44} {}p {}{}",
             r.regime.label(),
             r.measure.label(limits),
             text::effect(Some(&r.effect)),
+            tag(r.measure),
             p(r.p_value),
             r.holm_p_value
                 .map_or(String::new(), |h| format!(", Holm {}", p(Some(h)))),
         )?;
     }
-    for r in &m.not_identified {
-        writeln!(
-            out,
-            "  {:<40} not identified: no pair met both with and without it",
-            r.label()
-        )?;
+    for r in not_identified {
+        writeln!(out, "  {:<40} not identified: {why_not}", r.label())?;
     }
-    writeln!(out, "  {}", pair_model_verdict(m, primary))?;
     Ok(())
 }
 
@@ -490,31 +509,20 @@ pub fn write_rule_study(
                 points(Some(l))
             )?;
         }
-        for r in &model.rows {
-            let p = text::p_value;
-            writeln!(
-                out,
-                "  {:<40} {:<18} {:<44} {} p {}{}",
-                r.regime.label(),
-                r.measure.label(limits),
-                text::effect(Some(&r.effect)),
-                if r.measure == Measure::Draws {
-                    "primary  "
+        model_rows(
+            out,
+            &model.rows,
+            &model.not_identified,
+            limits,
+            |measure| {
+                if measure == Measure::Draws {
+                    "primary   "
                 } else {
-                    "secondary"
-                },
-                p(r.p_value),
-                r.holm_p_value
-                    .map_or(String::new(), |h| format!(", Holm {}", p(Some(h)))),
-            )?;
-        }
-        for r in &model.not_identified {
-            writeln!(
-                out,
-                "  {:<40} not identified: no series played both with and without it",
-                r.label()
-            )?;
-        }
+                    "secondary "
+                }
+            },
+            "no series played both with and without it",
+        )?;
         writeln!(
             out,
             "  identified by the rule editions of series that also played without the rule: {}",
