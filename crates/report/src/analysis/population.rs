@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::merge::{Merge, pairs};
 use super::table::{EFFECTIVE_TIME_CLASS, LeadFormat, PLAY, Play};
+use crate::study::thousands;
 
 /// Counts kept apart by the format of their games: kind of play and
 /// speed (the table's `speed`, as the cube keys it).
@@ -113,7 +114,7 @@ impl Population {
         self.games == self.used
     }
 
-    /// "over-the-board classical games: 285,035 of the 391,208 games used"
+    /// "over-the-board classical games: 285 035 of the 391 208 games used"
     pub fn label(&self) -> String {
         // "games of every kind of play and time class" when it mixes them.
         let what = self.format.label();
@@ -137,18 +138,6 @@ impl Population {
             format!("{} ({})", self.label(), self.filters.join("; "))
         }
     }
-}
-
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]
@@ -197,7 +186,7 @@ mod tests {
         };
         assert_eq!(
             lead.statement(),
-            "over-the-board classical games: 285,035 of the 391,208 games used (duplicates left out)"
+            "over-the-board classical games: 285\u{202f}035 of the 391\u{202f}208 games used (duplicates left out)"
         );
         let all = Population {
             format: LeadFormat::default(),

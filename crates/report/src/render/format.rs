@@ -4,6 +4,7 @@
 use std::fmt::Write;
 
 use crate::study::Proportion;
+pub use crate::study::thousands;
 
 /// Escapes text for HTML element content and attribute values.
 pub fn escape(text: &str) -> String {
@@ -326,19 +327,6 @@ pub fn share_cells(p: &Proportion) -> Vec<String> {
         lo,
         hi,
     ]
-}
-
-/// A count with thin spaces between thousands.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push('\u{202f}');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// A table cell: the share, with its interval as a tooltip.

@@ -7,6 +7,26 @@ pub mod events;
 pub use bands::{Band, BandScheme, EloBasis};
 pub use remis_table::format::{DEFAULT_PATTERNS_TOML, EventKind, EventPatterns};
 
+/// A count with narrow no-break spaces between thousands, as every count
+/// in the report is written (its tables and its populations' statements
+/// alike).
+///
+/// ```
+/// assert_eq!(remis_report::study::thousands(391_208), "391\u{202f}208");
+/// assert_eq!(remis_report::study::thousands(999), "999");
+/// ```
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push('\u{202f}');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// A proportion with its 95% Wilson score interval.
 #[derive(Copy, Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Proportion {
