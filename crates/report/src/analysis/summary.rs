@@ -236,14 +236,16 @@ impl TableStamp {
     }
 }
 
+/// A summary file: read with its summary owned, written with it borrowed
+/// (a summary is tens of megabytes of maps on a large table: no copy).
 #[derive(Serialize, Deserialize)]
-struct SummaryFile {
+struct SummaryFile<S = Summary> {
     format: String,
     version: u32,
     remis: String,
     config: String,
     table: TableStamp,
-    summary: Summary,
+    summary: S,
 }
 
 /// Why a summary file was not used.
@@ -287,7 +289,7 @@ pub fn prepare(
         remis: env!("CARGO_PKG_VERSION").into(),
         config: config.fingerprint(),
         table: TableStamp::of(written).with_context(|| format!("reading {}", table.display()))?,
-        summary: summary.clone(),
+        summary,
     };
     let json = serde_json::to_vec(&file)?;
     let packed = zstd::encode_all(json.as_slice(), 3)?;
