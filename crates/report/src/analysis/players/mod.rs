@@ -303,19 +303,24 @@ fn add_rows(
         rating_sum: rating_sum.and_then(|r| r.get(i)).unwrap_or(0),
         also: mask.is_some_and(|m| m[i]),
     });
-    add_groups(groups, aliases, out, also);
+    add_groups(groups, aliases, out, also, Bound::Later);
     Ok(())
 }
 
-/// The counts of [`query`] made from a batch's used rows directly (a
-/// frame of `table::prepare_frame`'s columns, its used rows only), for
-/// all games and for the over-the-board classical ones: the sides
-/// grouped as the query groups them, then added as
-/// [`counts_and_classical`] adds the query's groups.
-pub(crate) fn counts_from_used(
+/// Adds the counts of [`query`] made from a batch's used rows directly (a
+/// frame of `table::prepare_frame`'s columns, its used rows only) to
+/// `all`, and those of the over-the-board classical games to
+/// `classical_only`: the sides grouped as the query groups them, then
+/// added as [`counts_and_classical`] adds the query's groups, straight
+/// into the counts so far (not counted apart and merged: on the master
+/// games the merge cost a third as much as the counting). The result is
+/// [`PlayerCounts::absorb_unfolded`] of the batch's own counts.
+pub(crate) fn add_used(
     used: &DataFrame,
     aliases: &Aliases,
-) -> Result<(PlayerCounts, PlayerCounts)> {
+    all: &mut PlayerCounts,
+    classical_only: &mut PlayerCounts,
+) -> Result<()> {
     let column = |c: Column| used.column(c.name());
     let year = used.column(Column::Year.name())?.i16()?;
     let is_draw = used.column(IS_DRAW)?.bool()?;
@@ -355,8 +360,6 @@ pub(crate) fn counts_from_used(
     }
     let classical = TimeClass::Classical.as_str();
     let over_the_board = Play::OverTheBoard.as_str();
-    let mut all = PlayerCounts::default();
-    let mut classical_only = PlayerCounts::default();
     let sides = groups.into_iter().map(
         |((player, fide_id, year, play, speed), [games, draws, rated, rating_sum])| SideGames {
             player,
@@ -369,8 +372,8 @@ pub(crate) fn counts_from_used(
             also: play == Some(over_the_board) && speed == Some(classical),
         },
     );
-    add_groups(sides, aliases, &mut all, Some(&mut classical_only));
-    Ok((all, classical_only))
+    add_groups(sides, aliases, all, Some(classical_only), Bound::Now);
+    Ok(())
 }
 
 /// A side's identity (and the name's key), as the players' counts key it:
@@ -392,6 +395,15 @@ pub(crate) fn identity_of(
     })
 }
 
+/// When the spellings a group adds to are bounded.
+#[derive(Clone, Copy, PartialEq)]
+enum Bound {
+    /// Counts of a batch alone: when they are merged.
+    Later,
+    /// Counts so far: once the batch is added.
+    Now,
+}
+
 /// Adds groups of [`query`] to `out`, and those the mask holds (by
 /// their place) to the second counts.
 fn add_groups<'a>(
@@ -399,6 +411,7 @@ fn add_groups<'a>(
     aliases: &Aliases,
     out: &mut PlayerCounts,
     mut also: Option<&mut PlayerCounts>,
+    bound: Bound,
 ) {
     // A side comes back on many rows (a row a year and format): its
     // identity and group are made once a name and FIDE ID.
@@ -455,6 +468,25 @@ fn add_groups<'a>(
                 None => {
                     counts_of.by_name.insert(key.clone(), counts);
                 }
+            }
+        }
+    }
+    if bound == Bound::Later {
+        return;
+    }
+    // Bounded between the folds, as `absorb_unfolded` bounds them: counts
+    // that held a batch's only, or its and earlier ones', end the same.
+    let keys: PlHashSet<&str> = sides
+        .values()
+        .flatten()
+        .map(|(key, _)| key.as_str())
+        .collect();
+    for counts_of in std::iter::once(out).chain(also) {
+        for key in &keys {
+            if let Some(kept) = counts_of.spellings.get_mut(*key)
+                && kept.len() > 2 * SPELLINGS_KEPT
+            {
+                trim_spellings(kept, SPELLINGS_KEPT);
             }
         }
     }
@@ -642,6 +674,58 @@ pub fn clustered(clusters: &[Proportion], overall: Proportion) -> (Option<(f64, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Used rows (of `table::prepare_frame`'s columns) of games of one
+    /// player under the spellings `white` against one opponent.
+    fn used_rows(white: &[String], draws: usize) -> DataFrame {
+        let n = white.len();
+        let black = vec!["Opponent, A"; n];
+        let none: Vec<Option<&str>> = vec![None; n];
+        df!(
+            Column::White.name() => white,
+            Column::Black.name() => black,
+            Column::WhiteFideId.name() => none.clone(),
+            Column::BlackFideId.name() => none,
+            Column::WhiteElo.name() => vec![2500u16; n],
+            Column::BlackElo.name() => vec![2400u16; n],
+            Column::Year.name() => vec![1990i16; n],
+            IS_DRAW => (0..n).map(|i| i < draws).collect::<Vec<bool>>(),
+            PLAY => vec![Play::OverTheBoard.as_str(); n],
+            EFFECTIVE_TIME_CLASS => vec![TimeClass::Classical.as_str(); n],
+        )
+        .expect("a frame of equal columns")
+    }
+
+    #[test]
+    fn added_straight_to_the_counts_so_far_equals_the_batches_merged() -> Result<()> {
+        // One player under more than twice the spellings kept, in two
+        // batches: the second repeats some of the first's with more
+        // games, so that which spellings are kept depends on both.
+        let spelling = |i: usize| format!("Korchnoi, V ({i})");
+        let first: Vec<String> = (0..50).map(spelling).collect();
+        let mut second: Vec<String> = (50..100).map(spelling).collect();
+        for i in 0..20 {
+            second.extend(std::iter::repeat_n(spelling(i), 3));
+        }
+        let aliases = Aliases::default();
+        let (mut all, mut classical) = (PlayerCounts::default(), PlayerCounts::default());
+        let (mut merged, mut merged_classical) = (PlayerCounts::default(), PlayerCounts::default());
+        for batch in [used_rows(&first, 10), used_rows(&second, 30)] {
+            add_used(&batch, &aliases, &mut all, &mut classical)?;
+            let groups = query(batch.lazy()).collect()?;
+            let (batch_all, batch_classical) = counts_and_classical(&groups, &aliases)?;
+            merged.absorb_unfolded(batch_all);
+            merged_classical.absorb_unfolded(batch_classical);
+        }
+        // 100 spellings, bounded once past 64: the 20 with 4 games kept.
+        let kept = &all.spellings["korchnoi v"];
+        assert_eq!(kept.len(), SPELLINGS_KEPT);
+        assert!(kept.iter().any(|k| k.name == spelling(0) && k.games.n == 4));
+        assert_eq!(all, merged);
+        assert_eq!(classical, merged_classical);
+        assert_eq!(all.by_name["korchnoi v"], Proportion::new(40, 160));
+        Ok(())
+    }
 
     fn counts(players: &[(&str, u64, u64)]) -> PlayerCounts {
         let spellings: Vec<&str> = players.iter().map(|p| p.0).collect();
