@@ -12,6 +12,7 @@ use crate::analysis::scoring;
 use crate::render::format::percent;
 use crate::render::text;
 use crate::study::Proportion;
+use crate::study::events::Regime;
 
 fn effect_json(e: Option<&rule_study::Effect>) -> serde_json::Value {
     match e {
@@ -24,6 +25,31 @@ fn effect_json(e: Option<&rule_study::Effect>) -> serde_json::Value {
             "interval_withheld": e.withheld.map(|w| w.reason()),
         }),
     }
+}
+
+/// A JSON object by regime, each keyed by the regime's name.
+fn by_regime<'a>(
+    entries: impl IntoIterator<Item = (&'a Regime, serde_json::Value)>,
+) -> serde_json::Map<String, serde_json::Value> {
+    entries
+        .into_iter()
+        .map(|(r, v)| (r.as_str().to_string(), v))
+        .collect()
+}
+
+/// A model's estimates (the primary model's and the pair-effects
+/// model's alike).
+fn model_rows_json(rows: &[rule_study::model::ModelRow], limits: [u32; 2]) -> serde_json::Value {
+    rows.iter()
+        .map(|r| {
+            serde_json::json!({
+                "regime": r.regime.as_str(), "measure": r.measure.label(limits),
+                "primary": r.measure == Measure::Draws,
+                "effect": effect_json(Some(&r.effect)),
+                "p_value": r.p_value, "holm_p_value": r.holm_p_value,
+            })
+        })
+        .collect()
 }
 
 fn stratified_json(s: Option<&rule_study::wild::Stratified>) -> serde_json::Value {
@@ -110,8 +136,8 @@ pub fn rule_study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
     let limits = study.short_limits;
     serde_json::json!({
         "short_draw_limits": limits,
-        "regimes": study.regimes.iter().map(|(r, g)| (r.as_str().to_string(), group_json(g, limits))).collect::<serde_json::Map<_, _>>(),
-        "draw_rate_ci95_by_player": study.by_player.iter().map(|(r, ci)| (r.as_str().to_string(), serde_json::json!(ci))).collect::<serde_json::Map<_, _>>(),
+        "regimes": by_regime(study.regimes.iter().map(|(r, g)| (r, group_json(g, limits)))),
+        "draw_rate_ci95_by_player": by_regime(study.by_player.iter().map(|(r, ci)| (r, serde_json::json!(ci)))),
         "rule_editions_draw_rate_ci95_by_player": study.rule_by_player,
         "match_window": {"years": rule_study::MATCH_YEARS, "mean_rating": rule_study::MATCH_RATING},
         "interval": {"method": "restricted wild cluster bootstrap (null imposed), Webb weights, equal-tailed test inverted by bisection; clusters: event editions",
@@ -135,14 +161,9 @@ pub fn rule_study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
             "series": m.series, "years": m.years, "replicates": rule_study::model::MODEL_REPLICATES,
             "last_round_draw_rate_coefficient": m.last_round,
             "interval": model_interval_json(study),
-            "identifying_editions": m.identifying.iter().map(|(r, n)| (r.as_str().to_string(), serde_json::json!(n))).collect::<serde_json::Map<_, _>>(),
+            "identifying_editions": by_regime(m.identifying.iter().map(|(r, n)| (r, serde_json::json!(n)))),
             "not_identified": m.not_identified.iter().map(|r| r.as_str()).collect::<Vec<_>>(),
-            "effects": m.rows.iter().map(|r| serde_json::json!({
-                "regime": r.regime.as_str(), "measure": r.measure.label(limits),
-                "primary": r.measure == Measure::Draws,
-                "effect": effect_json(Some(&r.effect)),
-                "p_value": r.p_value, "holm_p_value": r.holm_p_value,
-            })).collect::<Vec<_>>(),
+            "effects": model_rows_json(&m.rows, limits),
         })),
         "pair_effects": study.pair_model.as_ref().map(|m| serde_json::json!({
             "specification": rule_study::pair_model::SPECIFICATION,
@@ -158,16 +179,11 @@ pub fn rule_study_json(study: &rule_study::RuleStudy) -> serde_json::Value {
             "singletons_dropped": {"pairings": m.singletons, "games": m.singleton_games},
             "unnamed_games_left_out": m.unnamed_games,
             "replicates": rule_study::model::MODEL_REPLICATES,
-            "identifying_editions": m.identifying.iter().map(|(r, n)| (r.as_str().to_string(), serde_json::json!(n))).collect::<serde_json::Map<_, _>>(),
-            "pairs_met_under_and_without": m.spanning_pairs.iter().map(|(r, (n, g))| (r.as_str().to_string(), serde_json::json!({"pairs": n, "games": g}))).collect::<serde_json::Map<_, _>>(),
+            "identifying_editions": by_regime(m.identifying.iter().map(|(r, n)| (r, serde_json::json!(n)))),
+            "pairs_met_under_and_without": by_regime(m.spanning_pairs.iter().map(|(r, (n, g))| (r, serde_json::json!({"pairs": n, "games": g})))),
             "not_identified": m.not_identified.iter().map(|r| r.as_str()).collect::<Vec<_>>(),
-            "draw_rate_without_pair_effects": m.without_pair_effects.iter().map(|(r, b)| (r.as_str().to_string(), serde_json::json!(b))).collect::<serde_json::Map<_, _>>(),
-            "effects": m.rows.iter().map(|r| serde_json::json!({
-                "regime": r.regime.as_str(), "measure": r.measure.label(limits),
-                "primary": r.measure == Measure::Draws,
-                "effect": effect_json(Some(&r.effect)),
-                "p_value": r.p_value, "holm_p_value": r.holm_p_value,
-            })).collect::<Vec<_>>(),
+            "draw_rate_without_pair_effects": by_regime(m.without_pair_effects.iter().map(|(r, b)| (r, serde_json::json!(b)))),
+            "effects": model_rows_json(&m.rows, limits),
         })),
         "estimates": study.estimates.iter().map(|e| estimate_json(e, limits)).collect::<Vec<_>>(),
         "published": study.published.iter().map(|c| serde_json::json!({

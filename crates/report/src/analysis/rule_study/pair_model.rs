@@ -283,14 +283,19 @@ pub fn fit(editions: &[Edition], rng: &mut Rng) -> Option<PairModel> {
         return Some(out);
     }
     let n = regimes.len();
-    let units: Vec<Unit> = (0..kept.len())
-        .map(|i| Unit {
-            cluster: clusters_of[i],
-            games: weights[i],
-            hits: std::array::from_fn(|m| columns[n + m][i] * weights[i]),
-            x: identified.iter().map(|k| columns[*k][i]).collect(),
-        })
-        .collect();
+    // Each pairing as a unit of the model, from demeaned columns (the
+    // regimes' indicators, then the measures).
+    let units_of = |columns: &[Vec<f64>]| -> Vec<Unit> {
+        (0..kept.len())
+            .map(|i| Unit {
+                cluster: clusters_of[i],
+                games: weights[i],
+                hits: std::array::from_fn(|m| columns[n + m][i] * weights[i]),
+                x: identified.iter().map(|k| columns[*k][i]).collect(),
+            })
+            .collect()
+    };
+    let units = units_of(&columns);
     let h = invert_ridged(cross_product(&units));
     // The pairs' effects are fitted across editions: the residuals are
     // shrunk by them, and the estimate's variance is scaled back up.
@@ -318,14 +323,7 @@ pub fn fit(editions: &[Edition], rng: &mut Rng) -> Option<PairModel> {
         TOLERANCE,
         MAX_SWEEPS,
     );
-    let plain: Vec<Unit> = (0..kept.len())
-        .map(|i| Unit {
-            cluster: clusters_of[i],
-            games: weights[i],
-            hits: std::array::from_fn(|m| without_pairs[n + m][i] * weights[i]),
-            x: identified.iter().map(|k| without_pairs[*k][i]).collect(),
-        })
-        .collect();
+    let plain = units_of(&without_pairs);
     let h = invert_ridged(cross_product(&plain));
     let xty: Vec<f64> = (0..identified.len())
         .map(|j| plain.iter().map(|u| u.x[j] * u.hits[0]).sum())
