@@ -8,7 +8,7 @@ use anyhow::Result;
 use super::filters::{FilterArgs, SourceArgs};
 use remis_core::excerpt::shown_path;
 use remis_report::page::{self, Page};
-use remis_report::render::format::percent;
+use remis_report::render::format::{percent, thousands};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -63,7 +63,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Some(rate) => remis_core::say!(
             "remis: report of {} ({} drawn, {}) -> {}",
             written.population,
-            written.draws.successes,
+            thousands(written.draws.successes),
             percent(rate),
             shown_path(&args.out)
         ),
