@@ -883,3 +883,49 @@ fn the_summary_counted_in_rust_equals_the_one_counted_by_the_polars_queries() {
         }
     }
 }
+
+#[test]
+fn players_folded_between_batches_are_counted_alike_by_number_and_by_the_queries() {
+    // Past its bound of named players the builder folds them (a table of
+    // millions of players, here a bound of a few hundred): counted in
+    // Rust, by number, the players are then folded as the maps are and
+    // numbered again from those kept; counted by the queries, the maps
+    // are folded. The same summary, in batches of several sizes, with
+    // players folded more than once.
+    let dir = scratch("players-folded");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = dir.join("table");
+    succeeded(
+        remis()
+            .args(["classify", "--no-summary", "--out"])
+            .arg(&out)
+            .arg(root.join("data/lichess-sample.pgn.zst"))
+            .output()
+            .unwrap(),
+    );
+    let table = out.join("games.parquet");
+    let settings = Settings::default();
+    let config = settings.config();
+    for (batch, bound) in [(999, 300), (4096, 1000)] {
+        let builder = || analysis::SummaryBuilder::new(&config).with_players_unfolded(bound);
+        let reference = analysis::summarize_with(&table, builder().with_queries(), batch).unwrap();
+        let in_rust = analysis::summarize_with(&table, builder(), batch).unwrap();
+        // Folded along the way: more named players met than the bound,
+        // and some folded with their cells dropped.
+        assert!(reference.players.folded_players > 0, "bound {bound}");
+        assert!(
+            reference
+                .expected
+                .parts
+                .values()
+                .any(|p| !p.players.is_empty())
+        );
+        assert!(in_rust.players == reference.players, "bound {bound}");
+        assert!(
+            in_rust.classical_players == reference.classical_players,
+            "bound {bound}"
+        );
+        assert!(in_rust.expected == reference.expected, "bound {bound}");
+        assert!(in_rust == reference, "bound {bound}");
+    }
+}

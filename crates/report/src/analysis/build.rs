@@ -150,6 +150,12 @@ pub struct SummaryBuilder<'a> {
     /// Rows prepared by the lazy [`table::prepare`] and counted by the
     /// polars queries only, not in Rust (the tests' reference).
     by_queries: bool,
+    /// The players' counts and cells by number, when counted in Rust:
+    /// in `counts` at the end.
+    numbered: numbered::Numbered,
+    /// [`PLAYERS_UNFOLDED`] and [`players::PLAYER_CAP`], but in tests.
+    players_unfolded: usize,
+    player_cap: usize,
 }
 
 impl<'a> SummaryBuilder<'a> {
@@ -166,6 +172,9 @@ impl<'a> SummaryBuilder<'a> {
             fresh_chunks: 0,
             batch_rows: remis_table::writer::ROW_GROUP_ROWS,
             by_queries: false,
+            numbered: numbered::Numbered::default(),
+            players_unfolded: PLAYERS_UNFOLDED,
+            player_cap: players::PLAYER_CAP,
         }
     }
 
@@ -182,6 +191,18 @@ impl<'a> SummaryBuilder<'a> {
     pub fn with_pairings_kept(self, games: usize) -> Self {
         SummaryBuilder {
             pairings_kept: games,
+            ..self
+        }
+    }
+
+    /// Folds the players down to half of `players` whenever more than
+    /// `players` are named ([`PLAYERS_UNFOLDED`], down to
+    /// [`players::PLAYER_CAP`], by default): what a table of millions of
+    /// players does, in a test's few rows.
+    pub fn with_players_unfolded(self, players: usize) -> Self {
+        SummaryBuilder {
+            players_unfolded: players,
+            player_cap: players / 2,
             ..self
         }
     }
@@ -282,6 +303,17 @@ impl<'a> SummaryBuilder<'a> {
         let dedup_marked = rows.column(Column::Duplicate.name())?.null_count();
         let dedup_marked = (rows.height() - dedup_marked) as u64;
 
+        // Each used row's sides by number, when counted in Rust.
+        let sides = if self.by_queries {
+            None
+        } else {
+            Some(
+                self.numbered
+                    .numbering
+                    .sides_of(&used_rows, self.config.aliases)?,
+            )
+        };
+
         let mut first = Batch::default();
         // The simple counts in one pass in Rust; their queries for the
         // reference only.
@@ -340,23 +372,22 @@ impl<'a> SummaryBuilder<'a> {
         };
         scoring.plus_remise_draws = tallied.plus_remise_draws;
         // Players fold once, at the end: `Summary::absorb` would fold them
-        // at every batch. Their sides are grouped in Rust too, unless by
-        // the query, and added to the counts so far.
+        // at every batch. In Rust they are counted by number (`numbered`),
+        // by the query added to the counts so far.
         let mut players_so_far = std::mem::take(&mut self.counts.players);
         let mut classical_so_far = std::mem::take(&mut self.counts.classical_players);
-        match players {
-            Some(ticket) => {
+        match (players, &sides) {
+            (Some(ticket), _) => {
                 let (batch_all, batch_classical) =
                     players::counts_and_classical(first.get(ticket), self.config.aliases)?;
                 players_so_far.absorb_unfolded(batch_all);
                 classical_so_far.absorb_unfolded(batch_classical);
             }
-            None => players::add_used(
-                &used_rows,
-                self.config.aliases,
-                &mut players_so_far,
-                &mut classical_so_far,
-            )?,
+            (None, Some(sides)) => {
+                self.numbered.add_players(&used_rows, sides)?;
+                self.numbered.add_cells(&used_rows, sides)?;
+            }
+            (None, None) => unreachable!("the sides are numbered unless counted by the queries"),
         }
         drop(used_rows);
         let part = Summary {
@@ -382,12 +413,14 @@ impl<'a> SummaryBuilder<'a> {
             expected: Default::default(),
             rule_study: by_event.rule_study,
         };
-        let folded = players_so_far.by_name.len() > PLAYERS_UNFOLDED;
+        let (limit, cap) = (self.players_unfolded, self.player_cap);
+        let folded = players_so_far.by_name.len() > limit;
         for counts in [&mut players_so_far, &mut classical_so_far] {
-            if counts.by_name.len() > PLAYERS_UNFOLDED {
-                counts.fold_past_cap();
+            if counts.by_name.len() > limit {
+                counts.fold_past(cap);
             }
         }
+        self.numbered.fold_past(limit, cap);
         // Out while the players are: `Summary::absorb` drops the cells of
         // players it does not keep.
         let mut expected_so_far = std::mem::take(&mut self.counts.expected);
@@ -459,8 +492,14 @@ impl<'a> SummaryBuilder<'a> {
         }
         let pairings = self.kept.judge(&self.counts.scoring);
         self.counts.scoring.pairings.absorb(pairings);
-        self.counts.players.fold_past_cap();
-        self.counts.classical_players.fold_past_cap();
+        if !self.by_queries {
+            let (all, classical, cells) = self.numbered.take();
+            self.counts.players = all;
+            self.counts.classical_players = classical;
+            self.counts.expected.absorb(cells);
+        }
+        self.counts.players.fold_past(self.player_cap);
+        self.counts.classical_players.fold_past(self.player_cap);
         expected::cells::keep_named_players(&mut self.counts.expected, &self.counts.players);
         Ok(self.counts)
     }
@@ -495,6 +534,7 @@ fn judge(rows: DataFrame, standings: &scoring::ScoringCounts) -> Result<PairingC
 
 mod counters;
 mod events;
+mod numbered;
 mod standings;
 
 #[cfg(test)]

@@ -298,10 +298,18 @@ fn query_costs() -> Result<()> {
             median(runs, || standings::count(&used_rows).map(drop))?,
         ),
         (
-            "expected-draw cells, series and players",
+            "expected-draw cells and series",
             median(runs, || {
-                expected::cells::counts_used(&used_rows, &named, config.catalogue, config.aliases)
-                    .map(drop)
+                expected::cells::counts_used(&used_rows, &named, config.catalogue).map(drop)
+            })?,
+        ),
+        (
+            "players and their cells, numbered",
+            median(runs, || {
+                let mut numbered = numbered::Numbered::default();
+                let sides = numbered.numbering.sides_of(&used_rows, config.aliases)?;
+                numbered.add_players(&used_rows, &sides)?;
+                numbered.add_cells(&used_rows, &sides)
             })?,
         ),
         (

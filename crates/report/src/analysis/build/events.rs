@@ -128,7 +128,7 @@ impl SummaryBuilder<'_> {
         Ok(EventCounts {
             scoring: counts,
             pairings,
-            expected: expected::cells::counts_used(used, &named, catalogue, self.config.aliases)?,
+            expected: expected::cells::counts_used(used, &named, catalogue)?,
             rule_study: rule_study::counts_used(used, &named, self.config.filters.short_draws)?,
         })
     }

@@ -354,14 +354,14 @@ pub fn counts_from(
 /// columns) read once: `named`, the events the catalogue names
 /// (`rule_study::catalogue_names`). Rows are grouped by the queries' keys
 /// as they are in the columns, and each group's series is then decided
-/// by the catalogue, as [`counts_from`] decides the queries' groups'; and
-/// the players' cells of [`players_query`], each side's identity made
-/// through `aliases` as [`players_from`] makes it.
+/// by the catalogue, as [`counts_from`] decides the queries' groups'. The
+/// players' cells of [`players_query`] are counted by the summary's
+/// builder, its players numbered once (`build::numbered`), each game in
+/// its [`game_cell`].
 pub(crate) fn counts_used(
     used: &DataFrame,
     named: &PlHashSet<&str>,
     catalogue: &EventCatalogue,
-    aliases: &Aliases,
 ) -> Result<ByFormat<DrawCells>> {
     let column = |name: &str| used.column(name);
     let white_elo = column(Column::WhiteElo.name())?.u16()?;
@@ -373,12 +373,6 @@ pub(crate) fn counts_used(
     let speed = column(EFFECTIVE_TIME_CLASS)?.str()?;
     let event = column(Column::Event.name())?.str()?;
     let site = column(Column::Site.name())?.str()?;
-    let white = column(Column::White.name())?.str()?;
-    let black = column(Column::Black.name())?.str()?;
-    let white_fide_id = column(Column::WhiteFideId.name())?.str()?;
-    let black_fide_id = column(Column::BlackFideId.name())?.str()?;
-    let mut white = white.iter().zip(white_fide_id.iter());
-    let mut black = black.iter().zip(black_fide_id.iter());
     let mut black_elo = black_elo.iter();
     let mut band = band.iter();
     let mut year = year.iter();
@@ -388,13 +382,9 @@ pub(crate) fn counts_used(
     let mut event = event.iter();
     let mut site = site.iter();
 
-    type Key<'a> = (i64, i64, Option<i16>, (Option<&'a str>, Option<&'a str>));
+    type Key<'a> = (CellKey, (Option<&'a str>, Option<&'a str>));
     let mut cells: PlHashMap<Key, CellCounts> = PlHashMap::new();
     let mut series: PlHashMap<(Key, &str, Option<&str>), CellCounts> = PlHashMap::new();
-    // By cell and side (name, FIDE ID), as `players_query` groups them.
-    type Side<'a> = (Option<&'a str>, Option<&'a str>);
-    let mut sides: PlHashMap<(Key, Side), [u64; 2]> = PlHashMap::new();
-    let width = i64::from(BIN_WIDTH);
     for w in white_elo.iter() {
         let b = black_elo.next().flatten();
         let band = band.next().flatten();
@@ -403,85 +393,84 @@ pub(crate) fn counts_used(
         let format = (play.next().flatten(), speed.next().flatten());
         let event = event.next().flatten();
         let site = site.next().flatten();
-        let white = white.next().unwrap_or_default();
-        let black = black.next().unwrap_or_default();
-        // `binned`: both rated, the ratings plausible (a null band is
-        // not kept either).
-        let (Some(w), Some(b)) = (w, b) else { continue };
-        if band.is_none_or(|band| band == BAND_IMPLAUSIBLE) {
+        let Some((cell, game)) = game_cell(w, b, band, year, is_draw) else {
             continue;
-        }
-        let (w, b) = (i64::from(w), i64::from(b));
-        let gap = (w - b).abs();
-        let gap_bin = if gap >= i64::from(GAP_CAP) {
-            i64::from(GAP_CAP)
-        } else {
-            gap / width * width
         };
-        let key = ((w + b) / (2 * width) * width, gap_bin, year, format);
-        let game = CellCounts {
-            games: 1,
-            draws: u64::from(is_draw == Some(true)),
-            rating_sum: (w + b) as u64,
-            gap_sum: gap as u64,
-        };
+        let key = (cell, format);
         cells.entry(key).or_default().absorb(game);
         if let Some(event) = event.filter(|e| named.contains(e)) {
             series.entry((key, event, site)).or_default().absorb(game);
         }
-        for side in [white, black] {
-            sides
-                .entry((key, side))
-                .or_default()
-                .absorb([1, game.draws]);
-        }
     }
 
-    let key_of = |(mean, gap, year, _): Key| cell_key(mean, gap, year);
-    let format_key = |(_, _, _, (play, speed)): Key| {
-        (
-            play.and_then(Play::from_name).unwrap_or(Play::Unknown),
-            speed.unwrap_or_default().to_string(),
-        )
-    };
     let mut out = ByFormat::<DrawCells>::default();
-    for (key, counts) in cells {
+    for ((cell, format), counts) in cells {
         out.parts
-            .entry(format_key(key))
+            .entry(format_key(format))
             .or_default()
             .cells
-            .entry(key_of(key))
+            .entry(cell)
             .or_default()
             .absorb(counts);
     }
-    for ((key, event, site), counts) in series {
-        let part = out.parts.entry(format_key(key)).or_default();
-        let cell = key_of(key);
+    for (((cell, format), event, site), counts) in series {
         if let Some(rules) = catalogue.rules(event, site, cell.year) {
-            part.series
+            out.parts
+                .entry(format_key(format))
+                .or_default()
+                .series
                 .entry((rules.series.clone(), cell))
                 .or_default()
                 .absorb(counts);
         }
     }
-    // A side's identity made once a name and FIDE ID.
-    let mut identities: PlHashMap<Side, Option<String>> = PlHashMap::new();
-    for ((key, side), counts) in sides {
-        let Some(name) = side.0 else { continue };
-        let identity = identities
-            .entry(side)
-            .or_insert_with(|| identity_of(aliases, name, side.1).map(|(identity, _)| identity));
-        let Some(identity) = identity else { continue };
-        out.parts
-            .entry(format_key(key))
-            .or_default()
-            .players
-            .entry(identity.clone())
-            .or_default()
-            .0
-            .entry(key_of(key))
-            .or_default()
-            .absorb(counts);
-    }
     Ok(out)
+}
+
+/// The format a cell's counts are kept under, from a row's play and
+/// speed as the columns hold them.
+pub(crate) fn format_of<'a>(play: Option<&str>, speed: Option<&'a str>) -> (Play, &'a str) {
+    (
+        play.and_then(Play::from_name).unwrap_or(Play::Unknown),
+        speed.unwrap_or_default(),
+    )
+}
+
+fn format_key((play, speed): (Option<&str>, Option<&str>)) -> (Play, String) {
+    let (play, speed) = format_of(play, speed);
+    (play, speed.to_string())
+}
+
+/// A used game's cell and its counts, from its ratings (White's, Black's),
+/// its band, year and whether drawn: `None` for a game the cells leave
+/// out (as [`binned`] does: not both rated, or a rating implausible for
+/// its system and year, or no band).
+pub(crate) fn game_cell(
+    white: Option<u16>,
+    black: Option<u16>,
+    band: Option<i32>,
+    year: Option<i16>,
+    is_draw: Option<bool>,
+) -> Option<(CellKey, CellCounts)> {
+    let (Some(w), Some(b)) = (white, black) else {
+        return None;
+    };
+    if band.is_none_or(|band| band == BAND_IMPLAUSIBLE) {
+        return None;
+    }
+    let width = i64::from(BIN_WIDTH);
+    let (w, b) = (i64::from(w), i64::from(b));
+    let gap = (w - b).abs();
+    let gap_bin = if gap >= i64::from(GAP_CAP) {
+        i64::from(GAP_CAP)
+    } else {
+        gap / width * width
+    };
+    let game = CellCounts {
+        games: 1,
+        draws: u64::from(is_draw == Some(true)),
+        rating_sum: (w + b) as u64,
+        gap_sum: gap as u64,
+    };
+    Some((cell_key((w + b) / (2 * width) * width, gap_bin, year), game))
 }

@@ -52,7 +52,8 @@ use identity::*;
 pub use spelling::{
     FULL_SPELLING_GAMES, Merged, SPELLINGS_KEPT, Spelling, YearGames, spelling_list,
 };
-use spelling::{add_spelling, add_spelling_games, by_games, shown, trim_spellings};
+use spelling::{add_spelling, by_games, shown};
+pub(crate) use spelling::{add_spelling_games, trim_spellings};
 
 /// Groups of players for the bootstrap.
 pub const BUCKETS: usize = 1024;
@@ -135,7 +136,8 @@ impl PlayerCounts {
         self.fold_past(PLAYER_CAP);
     }
 
-    fn fold_past(&mut self, cap: usize) {
+    /// Folds the players with the fewest games past `cap`.
+    pub(crate) fn fold_past(&mut self, cap: usize) {
         for kept in self.spellings.values_mut() {
             trim_spellings(kept, SPELLINGS_KEPT);
         }
@@ -157,7 +159,7 @@ impl PlayerCounts {
 
 /// Groups of players by a hash of the identity, so that a player's
 /// spellings fall in one group.
-fn bucket(key: &str) -> usize {
+pub(crate) fn bucket(key: &str) -> usize {
     (fnv1a(key.as_bytes()) % BUCKETS as u64) as usize
 }
 
@@ -303,76 +305,7 @@ fn add_rows(
         rating_sum: rating_sum.and_then(|r| r.get(i)).unwrap_or(0),
         also: mask.is_some_and(|m| m[i]),
     });
-    add_groups(groups, aliases, out, also, Bound::Later);
-    Ok(())
-}
-
-/// Adds the counts of [`query`] made from a batch's used rows directly (a
-/// frame of `table::prepare_frame`'s columns, its used rows only) to
-/// `all`, and those of the over-the-board classical games to
-/// `classical_only`: the sides grouped as the query groups them, then
-/// added as [`counts_and_classical`] adds the query's groups, straight
-/// into the counts so far (not counted apart and merged: on the master
-/// games the merge cost a third as much as the counting). The result is
-/// [`PlayerCounts::absorb_unfolded`] of the batch's own counts.
-pub(crate) fn add_used(
-    used: &DataFrame,
-    aliases: &Aliases,
-    all: &mut PlayerCounts,
-    classical_only: &mut PlayerCounts,
-) -> Result<()> {
-    let column = |c: Column| used.column(c.name());
-    let year = used.column(Column::Year.name())?.i16()?;
-    let is_draw = used.column(IS_DRAW)?.bool()?;
-    let play = used.column(PLAY)?.str()?;
-    let speed = used.column(EFFECTIVE_TIME_CLASS)?.str()?;
-    type Key<'a> = (
-        Option<&'a str>,
-        Option<&'a str>,
-        Option<i16>,
-        Option<&'a str>,
-        Option<&'a str>,
-    );
-    let mut groups: PlHashMap<Key, [u64; 4]> = PlHashMap::new();
-    for (player, fide_id, elo) in [
-        (Column::White, Column::WhiteFideId, Column::WhiteElo),
-        (Column::Black, Column::BlackFideId, Column::BlackElo),
-    ] {
-        let player = column(player)?.str()?;
-        let fide_id = column(fide_id)?.str()?;
-        let elo = column(elo)?.u16()?;
-        let rows = player
-            .iter()
-            .zip(fide_id.iter())
-            .zip(elo.iter())
-            .zip(year.iter())
-            .zip(is_draw.iter())
-            .zip(play.iter().zip(speed.iter()));
-        for (((((player, fide_id), elo), year), is_draw), (play, speed)) in rows {
-            let group = groups
-                .entry((player, fide_id, year, play, speed))
-                .or_default();
-            group[0] += 1;
-            group[1] += u64::from(is_draw == Some(true));
-            group[2] += u64::from(elo.is_some_and(|e| e > 0));
-            group[3] += elo.map_or(0, u64::from);
-        }
-    }
-    let classical = TimeClass::Classical.as_str();
-    let over_the_board = Play::OverTheBoard.as_str();
-    let sides = groups.into_iter().map(
-        |((player, fide_id, year, play, speed), [games, draws, rated, rating_sum])| SideGames {
-            player,
-            fide_id,
-            year,
-            games,
-            draws,
-            rated,
-            rating_sum,
-            also: play == Some(over_the_board) && speed == Some(classical),
-        },
-    );
-    add_groups(sides, aliases, all, Some(classical_only), Bound::Now);
+    add_groups(groups, aliases, out, also);
     Ok(())
 }
 
@@ -395,15 +328,6 @@ pub(crate) fn identity_of(
     })
 }
 
-/// When the spellings a group adds to are bounded.
-#[derive(Clone, Copy, PartialEq)]
-enum Bound {
-    /// Counts of a batch alone: when they are merged.
-    Later,
-    /// Counts so far: once the batch is added.
-    Now,
-}
-
 /// Adds groups of [`query`] to `out`, and those the mask holds (by
 /// their place) to the second counts.
 fn add_groups<'a>(
@@ -411,7 +335,6 @@ fn add_groups<'a>(
     aliases: &Aliases,
     out: &mut PlayerCounts,
     mut also: Option<&mut PlayerCounts>,
-    bound: Bound,
 ) {
     // A side comes back on many rows (a row a year and format): its
     // identity and group are made once a name and FIDE ID.
@@ -468,25 +391,6 @@ fn add_groups<'a>(
                 None => {
                     counts_of.by_name.insert(key.clone(), counts);
                 }
-            }
-        }
-    }
-    if bound == Bound::Later {
-        return;
-    }
-    // Bounded between the folds, as `absorb_unfolded` bounds them: counts
-    // that held a batch's only, or its and earlier ones', end the same.
-    let keys: PlHashSet<&str> = sides
-        .values()
-        .flatten()
-        .map(|(key, _)| key.as_str())
-        .collect();
-    for counts_of in std::iter::once(out).chain(also) {
-        for key in &keys {
-            if let Some(kept) = counts_of.spellings.get_mut(*key)
-                && kept.len() > 2 * SPELLINGS_KEPT
-            {
-                trim_spellings(kept, SPELLINGS_KEPT);
             }
         }
     }
@@ -674,58 +578,6 @@ pub fn clustered(clusters: &[Proportion], overall: Proportion) -> (Option<(f64, 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Used rows (of `table::prepare_frame`'s columns) of games of one
-    /// player under the spellings `white` against one opponent.
-    fn used_rows(white: &[String], draws: usize) -> DataFrame {
-        let n = white.len();
-        let black = vec!["Opponent, A"; n];
-        let none: Vec<Option<&str>> = vec![None; n];
-        df!(
-            Column::White.name() => white,
-            Column::Black.name() => black,
-            Column::WhiteFideId.name() => none.clone(),
-            Column::BlackFideId.name() => none,
-            Column::WhiteElo.name() => vec![2500u16; n],
-            Column::BlackElo.name() => vec![2400u16; n],
-            Column::Year.name() => vec![1990i16; n],
-            IS_DRAW => (0..n).map(|i| i < draws).collect::<Vec<bool>>(),
-            PLAY => vec![Play::OverTheBoard.as_str(); n],
-            EFFECTIVE_TIME_CLASS => vec![TimeClass::Classical.as_str(); n],
-        )
-        .expect("a frame of equal columns")
-    }
-
-    #[test]
-    fn added_straight_to_the_counts_so_far_equals_the_batches_merged() -> Result<()> {
-        // One player under more than twice the spellings kept, in two
-        // batches: the second repeats some of the first's with more
-        // games, so that which spellings are kept depends on both.
-        let spelling = |i: usize| format!("Korchnoi, V ({i})");
-        let first: Vec<String> = (0..50).map(spelling).collect();
-        let mut second: Vec<String> = (50..100).map(spelling).collect();
-        for i in 0..20 {
-            second.extend(std::iter::repeat_n(spelling(i), 3));
-        }
-        let aliases = Aliases::default();
-        let (mut all, mut classical) = (PlayerCounts::default(), PlayerCounts::default());
-        let (mut merged, mut merged_classical) = (PlayerCounts::default(), PlayerCounts::default());
-        for batch in [used_rows(&first, 10), used_rows(&second, 30)] {
-            add_used(&batch, &aliases, &mut all, &mut classical)?;
-            let groups = query(batch.lazy()).collect()?;
-            let (batch_all, batch_classical) = counts_and_classical(&groups, &aliases)?;
-            merged.absorb_unfolded(batch_all);
-            merged_classical.absorb_unfolded(batch_classical);
-        }
-        // 100 spellings, bounded once past 64: the 20 with 4 games kept.
-        let kept = &all.spellings["korchnoi v"];
-        assert_eq!(kept.len(), SPELLINGS_KEPT);
-        assert!(kept.iter().any(|k| k.name == spelling(0) && k.games.n == 4));
-        assert_eq!(all, merged);
-        assert_eq!(classical, merged_classical);
-        assert_eq!(all.by_name["korchnoi v"], Proportion::new(40, 160));
-        Ok(())
-    }
 
     fn counts(players: &[(&str, u64, u64)]) -> PlayerCounts {
         let spellings: Vec<&str> = players.iter().map(|p| p.0).collect();

@@ -1,0 +1,522 @@
+//! The players of a table numbered once for the whole build, and their
+//! counts kept in vectors by number: what the players' counts and the
+//! expected-draw cells by player hold by identity, counted without a
+//! lookup by text in an ordered map for every group of every batch.
+//!
+//! A side (a name as the tags write it, with its FIDE ID tag) is looked up
+//! once a row in a hash map of its bytes; its identity
+//! (`players::identity_of`), the group of its name's key and its spelling
+//! are made the first time it is met. The counts by number are made into
+//! the summary's maps (keyed by identity) at the end, and whenever the
+//! named players pass the builder's bound: then they are folded as the
+//! maps always were, and numbered again from the players kept, so that
+//! the numbering holds no more players than the counts do. What comes out
+//! is what adding each batch's groups to the maps made (the tests hold it
+//! to the polars queries' counts, in any batches, folded or not).
+//!
+//! On the master games A–F the players' groups and their merges into the
+//! maps keyed by text took half of the thread that counts the summary
+//! (docs/performance.md, issue 50).
+
+use std::collections::BTreeMap;
+
+use anyhow::Result;
+use polars::prelude::*;
+
+use remis_table::players::Aliases;
+use remis_table::schema::{Column, TimeClass};
+
+use crate::analysis::expected::cells::{
+    CellKey, DrawCells, PlayerCells, format_of, game_cell, keep_named_players,
+};
+use crate::analysis::merge::Merge;
+use crate::analysis::players::{
+    self, BUCKETS, PlayerCounts, SPELLINGS_KEPT, Spelling, YearGames, add_spelling_games,
+    identity_of, trim_spellings,
+};
+use crate::analysis::population::ByFormat;
+use crate::analysis::table::{BAND, EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, Play};
+use crate::study::Proportion;
+
+/// A side without a name (missing, or no side at all).
+pub(crate) const NO_SIDE: u32 = u32::MAX;
+
+/// Sides and players by number.
+#[derive(Default)]
+pub(crate) struct Numbering {
+    /// A side's bytes (its name, a 0xFF that UTF-8 never holds, then
+    /// nothing or a 0 and its FIDE ID tag) → its number in `sides`.
+    side_of: PlHashMap<Box<[u8]>, u32>,
+    /// The text of the side looked up, made in place.
+    text: Vec<u8>,
+    sides: Vec<Side>,
+    player_of: PlHashMap<Box<str>, u32>,
+    identities: Vec<Box<str>>,
+}
+
+/// What a side stands for.
+struct Side {
+    /// Its identity's number and the group of its name's key; `None` for
+    /// a name that names no one ("?", a consultation game's).
+    player: Option<(u32, usize)>,
+    /// The name as the players' spellings keep it (trimmed).
+    spelling: Box<str>,
+}
+
+impl Numbering {
+    /// The number of each used row's sides, White's then Black's
+    /// ([`NO_SIDE`] for a side without a name).
+    pub(crate) fn sides_of(
+        &mut self,
+        used: &DataFrame,
+        aliases: &Aliases,
+    ) -> Result<Vec<[u32; 2]>> {
+        let column = |c: Column| -> Result<&StringChunked> { Ok(used.column(c.name())?.str()?) };
+        let white = column(Column::White)?
+            .iter()
+            .zip(column(Column::WhiteFideId)?.iter());
+        let black = column(Column::Black)?
+            .iter()
+            .zip(column(Column::BlackFideId)?.iter());
+        let mut out = Vec::with_capacity(used.height());
+        for ((white, white_id), (black, black_id)) in white.zip(black) {
+            out.push([
+                self.side(aliases, white, white_id),
+                self.side(aliases, black, black_id),
+            ]);
+        }
+        Ok(out)
+    }
+
+    fn side(&mut self, aliases: &Aliases, name: Option<&str>, fide_id: Option<&str>) -> u32 {
+        let Some(name) = name else {
+            return NO_SIDE;
+        };
+        self.text.clear();
+        self.text.extend_from_slice(name.as_bytes());
+        self.text.push(0xff);
+        if let Some(id) = fide_id {
+            self.text.push(0);
+            self.text.extend_from_slice(id.as_bytes());
+        }
+        if let Some(&number) = self.side_of.get(self.text.as_slice()) {
+            return number;
+        }
+        let player = identity_of(aliases, name, fide_id)
+            .map(|(identity, name_key)| (self.player(&identity), players::bucket(&name_key)));
+        let number = self.sides.len() as u32;
+        self.sides.push(Side {
+            player,
+            spelling: name.trim().into(),
+        });
+        self.side_of.insert(self.text.as_slice().into(), number);
+        number
+    }
+
+    /// The number of an identity, made if it has none.
+    fn player(&mut self, identity: &str) -> u32 {
+        if let Some(&number) = self.player_of.get(identity) {
+            return number;
+        }
+        let number = self.identities.len() as u32;
+        self.identities.push(identity.into());
+        self.player_of.insert(identity.into(), number);
+        number
+    }
+
+    fn side_player(&self, side: u32) -> Option<(u32, usize)> {
+        self.sides.get(side as usize).and_then(|s| s.player)
+    }
+}
+
+/// One [`PlayerCounts`] by number: each player's games and spellings in
+/// vectors, the rest (groups, unnamed sides, the folded players) as the
+/// counts hold them.
+#[derive(Default)]
+pub(crate) struct PlayerTally {
+    games: Vec<Option<Proportion>>,
+    spellings: Vec<Vec<Spelling>>,
+    met: usize,
+    /// `by_name` and `spellings` empty.
+    rest: PlayerCounts,
+}
+
+impl PlayerTally {
+    /// Named players counted.
+    pub(crate) fn players(&self) -> usize {
+        self.met
+    }
+
+    fn add(
+        &mut self,
+        player: u32,
+        group: usize,
+        spelling: &str,
+        counts: Proportion,
+        year: Option<YearGames>,
+    ) {
+        let at = player as usize;
+        if at >= self.games.len() {
+            self.games.resize(at + 1, None);
+            self.spellings.resize_with(at + 1, Vec::new);
+        }
+        match &mut self.games[at] {
+            Some(games) => games.absorb(counts),
+            none => {
+                *none = Some(counts);
+                self.met += 1;
+            }
+        }
+        add_spelling_games(&mut self.spellings[at], spelling, counts, year);
+        if self.rest.buckets.is_empty() {
+            self.rest.buckets = vec![Proportion::new(0, 0); BUCKETS];
+        }
+        self.rest.buckets[group].absorb(counts);
+    }
+
+    /// Bounds a player's spellings between the folds, as
+    /// `PlayerCounts::absorb_unfolded` bounds them.
+    fn bound(&mut self, player: u32) {
+        if let Some(kept) = self.spellings.get_mut(player as usize)
+            && kept.len() > 2 * SPELLINGS_KEPT
+        {
+            trim_spellings(kept, SPELLINGS_KEPT);
+        }
+    }
+
+    /// The counts keyed by identity.
+    fn take(&mut self, numbering: &Numbering) -> PlayerCounts {
+        let mut out = std::mem::take(&mut self.rest);
+        let games = std::mem::take(&mut self.games);
+        let mut spellings = std::mem::take(&mut self.spellings);
+        self.met = 0;
+        let mut by_name = Vec::new();
+        let mut spelt = Vec::new();
+        for (at, games) in games.into_iter().enumerate() {
+            let Some(games) = games else { continue };
+            let identity = numbering.identities[at].to_string();
+            spelt.push((identity.clone(), std::mem::take(&mut spellings[at])));
+            by_name.push((identity, games));
+        }
+        out.by_name = by_name.into_iter().collect();
+        out.spellings = spelt.into_iter().collect();
+        out
+    }
+
+    /// Counts keyed by identity, numbered by `numbering`.
+    fn from_counts(mut counts: PlayerCounts, numbering: &mut Numbering) -> PlayerTally {
+        let mut out = PlayerTally::default();
+        let mut spellings = std::mem::take(&mut counts.spellings);
+        for (identity, games) in std::mem::take(&mut counts.by_name) {
+            let at = numbering.player(&identity) as usize;
+            if at >= out.games.len() {
+                out.games.resize(at + 1, None);
+                out.spellings.resize_with(at + 1, Vec::new);
+            }
+            out.games[at] = Some(games);
+            out.spellings[at] = spellings.remove(&identity).unwrap_or_default();
+            out.met += 1;
+        }
+        out.rest = counts;
+        out
+    }
+}
+
+/// The expected-draw cells of each named player's games by format and
+/// number ([`DrawCells::players`] by number).
+#[derive(Default)]
+pub(crate) struct PlayerCellTally {
+    formats: Vec<(Play, String)>,
+    cells: PlHashMap<(u32, u32), BTreeMap<CellKey, [u64; 2]>>,
+}
+
+impl PlayerCellTally {
+    /// The number of a format.
+    pub(crate) fn format(&mut self, format: (Play, &str)) -> u32 {
+        match self
+            .formats
+            .iter()
+            .position(|(play, speed)| *play == format.0 && speed == format.1)
+        {
+            Some(at) => at as u32,
+            None => {
+                self.formats.push((format.0, format.1.to_string()));
+                (self.formats.len() - 1) as u32
+            }
+        }
+    }
+
+    /// Adds a player's games (`[games, draws]`) in a cell of a format.
+    pub(crate) fn add(&mut self, format: u32, player: u32, cell: CellKey, counts: [u64; 2]) {
+        self.cells
+            .entry((format, player))
+            .or_default()
+            .entry(cell)
+            .or_default()
+            .absorb(counts);
+    }
+
+    /// The cells keyed by identity, added to `out`'s formats.
+    fn take_into(&mut self, numbering: &Numbering, out: &mut ByFormat<DrawCells>) {
+        for ((format, player), cells) in std::mem::take(&mut self.cells) {
+            let identity = numbering.identities[player as usize].to_string();
+            out.parts
+                .entry(self.formats[format as usize].clone())
+                .or_default()
+                .players
+                .entry(identity)
+                .or_default()
+                .absorb(PlayerCells(cells));
+        }
+    }
+
+    /// The players' cells of `cells` (taken out of it), numbered by
+    /// `numbering`.
+    fn from_cells(cells: &mut ByFormat<DrawCells>, numbering: &mut Numbering) -> PlayerCellTally {
+        let mut out = PlayerCellTally::default();
+        for ((play, speed), part) in &mut cells.parts {
+            let format = out.format((*play, speed));
+            for (identity, PlayerCells(by_cell)) in std::mem::take(&mut part.players) {
+                out.cells
+                    .insert((format, numbering.player(&identity)), by_cell);
+            }
+        }
+        out
+    }
+}
+
+/// The players' counts (all games', and the over-the-board classical
+/// games') and the players' cells, by number.
+#[derive(Default)]
+pub(crate) struct Numbered {
+    pub(crate) numbering: Numbering,
+    all: PlayerTally,
+    classical: PlayerTally,
+    pub(crate) cells: PlayerCellTally,
+}
+
+impl Numbered {
+    /// Adds a batch's used rows (a frame of `table::prepare_frame`'s
+    /// columns, its used rows only, with their `sides`) to the players'
+    /// counts, as `players::query`'s groups are added: each side's games
+    /// by year, and the over-the-board classical ones also to the second
+    /// counts.
+    pub(crate) fn add_players(&mut self, used: &DataFrame, sides: &[[u32; 2]]) -> Result<()> {
+        let year = used.column(Column::Year.name())?.i16()?;
+        let is_draw = used.column(IS_DRAW)?.bool()?;
+        let play = used.column(PLAY)?.str()?;
+        let speed = used.column(EFFECTIVE_TIME_CLASS)?.str()?;
+        let white_elo = used.column(Column::WhiteElo.name())?.u16()?;
+        let black_elo = used.column(Column::BlackElo.name())?.u16()?;
+        let classical = TimeClass::Classical.as_str();
+        let over_the_board = Play::OverTheBoard.as_str();
+        // A side's games by year, and whether over-the-board classical:
+        // `[games, draws, rated, rating sum]`.
+        let mut groups: PlHashMap<(u32, Option<i16>, bool), [u64; 4]> = PlHashMap::new();
+        let rows = sides
+            .iter()
+            .zip(year.iter())
+            .zip(is_draw.iter())
+            .zip(play.iter().zip(speed.iter()))
+            .zip(white_elo.iter().zip(black_elo.iter()));
+        for ((((sides, year), is_draw), (play, speed)), (white_elo, black_elo)) in rows {
+            let also = play == Some(over_the_board) && speed == Some(classical);
+            let draw = u64::from(is_draw == Some(true));
+            for (side, elo) in [(sides[0], white_elo), (sides[1], black_elo)] {
+                let group = groups.entry((side, year, also)).or_default();
+                group[0] += 1;
+                group[1] += draw;
+                group[2] += u64::from(elo.is_some_and(|e| e > 0));
+                group[3] += elo.map_or(0, u64::from);
+            }
+        }
+        let mut met = Vec::new();
+        for ((side, year, also), [games, draws, rated, rating_sum]) in groups {
+            let counts = Proportion::new(draws, games);
+            let tallies = std::iter::once(&mut self.all).chain(also.then_some(&mut self.classical));
+            let Some((player, group)) = self.numbering.side_player(side) else {
+                for tally in tallies {
+                    tally.rest.unnamed_sides += games;
+                }
+                continue;
+            };
+            let spelling = &self.numbering.sides[side as usize].spelling;
+            let year = year.map(|year| YearGames {
+                year,
+                games,
+                rated,
+                rating_sum,
+            });
+            for tally in tallies {
+                tally.add(player, group, spelling, counts, year);
+            }
+            met.push(player);
+        }
+        met.sort_unstable();
+        met.dedup();
+        for player in met {
+            self.all.bound(player);
+            self.classical.bound(player);
+        }
+        Ok(())
+    }
+
+    /// Adds a batch's used rows (with their `sides`) to the players'
+    /// expected-draw cells, as `expected::cells::players_query` groups
+    /// them: each named side's rated games by format and cell.
+    pub(crate) fn add_cells(&mut self, used: &DataFrame, sides: &[[u32; 2]]) -> Result<()> {
+        let column = |name: &str| used.column(name);
+        let white_elo = column(Column::WhiteElo.name())?.u16()?;
+        let black_elo = column(Column::BlackElo.name())?.u16()?;
+        let band = column(BAND)?.i32()?;
+        let year = column(Column::Year.name())?.i16()?;
+        let is_draw = column(IS_DRAW)?.bool()?;
+        let play = column(PLAY)?.str()?;
+        let speed = column(EFFECTIVE_TIME_CLASS)?.str()?;
+        let rows = sides
+            .iter()
+            .zip(white_elo.iter().zip(black_elo.iter()))
+            .zip(band.iter().zip(year.iter()))
+            .zip(is_draw.iter())
+            .zip(play.iter().zip(speed.iter()));
+        // The rows of a batch come in runs of one format: its number is
+        // looked up again only when the format changes.
+        type Format<'a> = (Option<&'a str>, Option<&'a str>);
+        let mut last: Option<(Format, u32)> = None;
+        for ((((sides, (white, black)), (band, year)), is_draw), format) in rows {
+            let Some((cell, game)) = game_cell(white, black, band, year, is_draw) else {
+                continue;
+            };
+            let number = match last {
+                Some((seen, number)) if seen == format => number,
+                _ => {
+                    let number = self.cells.format(format_of(format.0, format.1));
+                    last = Some((format, number));
+                    number
+                }
+            };
+            for side in *sides {
+                if let Some((player, _)) = self.numbering.side_player(side) {
+                    self.cells
+                        .add(number, player, cell, [game.games, game.draws]);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Folds the players' counts that hold more than `limit` named
+    /// players past `cap` (`players::PLAYER_CAP`), as the builder folds
+    /// the maps (the cells of the players no longer kept dropped with
+    /// them), and numbers the players again from those kept.
+    pub(crate) fn fold_past(&mut self, limit: usize, cap: usize) {
+        if self.all.players() <= limit && self.classical.players() <= limit {
+            return;
+        }
+        let (mut all, mut classical, mut cells) = self.take();
+        let folded = all.by_name.len() > limit;
+        for counts in [&mut all, &mut classical] {
+            if counts.by_name.len() > limit {
+                counts.fold_past(cap);
+            }
+        }
+        if folded {
+            keep_named_players(&mut cells, &all);
+        }
+        let mut numbering = Numbering::default();
+        self.all = PlayerTally::from_counts(all, &mut numbering);
+        self.classical = PlayerTally::from_counts(classical, &mut numbering);
+        self.cells = PlayerCellTally::from_cells(&mut cells, &mut numbering);
+        self.numbering = numbering;
+    }
+
+    /// The counts keyed by identity: all games' players, the classical
+    /// games' players, and the players' cells by format.
+    pub(crate) fn take(&mut self) -> (PlayerCounts, PlayerCounts, ByFormat<DrawCells>) {
+        let all = self.all.take(&self.numbering);
+        let classical = self.classical.take(&self.numbering);
+        let mut cells = ByFormat::default();
+        self.cells.take_into(&self.numbering, &mut cells);
+        (all, classical, cells)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::players::{counts_and_classical, query};
+    use crate::analysis::table::IS_DRAW;
+
+    /// Used rows (of `table::prepare_frame`'s columns) of games of one
+    /// player under the spellings `white` against one opponent.
+    fn used_rows(white: &[String], draws: usize) -> DataFrame {
+        let n = white.len();
+        let black = vec!["Opponent, A"; n];
+        let none: Vec<Option<&str>> = vec![None; n];
+        df!(
+            Column::White.name() => white,
+            Column::Black.name() => black,
+            Column::WhiteFideId.name() => none.clone(),
+            Column::BlackFideId.name() => none,
+            Column::WhiteElo.name() => vec![2500u16; n],
+            Column::BlackElo.name() => vec![2400u16; n],
+            Column::Year.name() => vec![1990i16; n],
+            IS_DRAW => (0..n).map(|i| i < draws).collect::<Vec<bool>>(),
+            PLAY => vec![Play::OverTheBoard.as_str(); n],
+            EFFECTIVE_TIME_CLASS => vec![TimeClass::Classical.as_str(); n],
+        )
+        .expect("a frame of equal columns")
+    }
+
+    #[test]
+    fn counted_by_number_equals_the_batches_merged() -> Result<()> {
+        // One player under more than twice the spellings kept, in two
+        // batches: the second repeats some of the first's with more
+        // games, so that which spellings are kept depends on both.
+        let spelling = |i: usize| format!("Korchnoi, V ({i})");
+        let first: Vec<String> = (0..50).map(spelling).collect();
+        let mut second: Vec<String> = (50..100).map(spelling).collect();
+        for i in 0..20 {
+            second.extend(std::iter::repeat_n(spelling(i), 3));
+        }
+        let aliases = Aliases::default();
+        let mut numbered = Numbered::default();
+        let (mut merged, mut merged_classical) = (PlayerCounts::default(), PlayerCounts::default());
+        for batch in [used_rows(&first, 10), used_rows(&second, 30)] {
+            let sides = numbered.numbering.sides_of(&batch, &aliases)?;
+            numbered.add_players(&batch, &sides)?;
+            let groups = query(batch.lazy()).collect()?;
+            let (batch_all, batch_classical) = counts_and_classical(&groups, &aliases)?;
+            merged.absorb_unfolded(batch_all);
+            merged_classical.absorb_unfolded(batch_classical);
+        }
+        // 100 spellings, bounded once past 64: the 20 with 4 games kept.
+        let (all, classical, _) = numbered.take();
+        let kept = &all.spellings["korchnoi v"];
+        assert_eq!(kept.len(), SPELLINGS_KEPT);
+        assert!(kept.iter().any(|k| k.name == spelling(0) && k.games.n == 4));
+        assert_eq!(all, merged);
+        assert_eq!(classical, merged_classical);
+        assert_eq!(all.by_name["korchnoi v"], Proportion::new(40, 160));
+        Ok(())
+    }
+
+    #[test]
+    fn a_side_is_told_by_its_name_and_its_fide_id_tag() {
+        let aliases = Aliases::default();
+        let mut numbering = Numbering::default();
+        let mut side = |name, id| numbering.side(&aliases, name, id);
+        let plain = side(Some("Adams, Michael"), None);
+        let with_id = side(Some("Adams, Michael"), Some("400041"));
+        let empty_id = side(Some("Adams, Michael"), Some(""));
+        assert_eq!(side(Some("Adams, Michael"), None), plain);
+        assert_eq!(side(Some("Adams, Michael"), Some("400041")), with_id);
+        assert_ne!(plain, with_id);
+        assert_ne!(plain, empty_id);
+        assert_eq!(side(None, Some("400041")), NO_SIDE);
+        // "?" names no one.
+        let unnamed = side(Some("?"), None);
+        assert_eq!(numbering.side_player(unnamed), None);
+        assert_eq!(numbering.side_player(NO_SIDE), None);
+    }
+}
