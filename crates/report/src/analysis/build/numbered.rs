@@ -127,6 +127,20 @@ impl Numbering {
     fn side_player(&self, side: u32) -> Option<(u32, usize)> {
         self.sides.get(side as usize).and_then(|s| s.player)
     }
+
+    /// The players' numbers in the order of their identities, and each
+    /// number's place in it.
+    fn by_identity(&self) -> (Vec<u32>, Vec<u32>) {
+        let mut order: Vec<u32> = (0..self.identities.len() as u32).collect();
+        order.sort_unstable_by(|&a, &b| {
+            self.identities[a as usize].cmp(&self.identities[b as usize])
+        });
+        let mut rank = vec![0; order.len()];
+        for (place, &player) in order.iter().enumerate() {
+            rank[player as usize] = place as u32;
+        }
+        (order, rank)
+    }
 }
 
 /// One [`PlayerCounts`] by number: each player's games and spellings in
@@ -185,15 +199,20 @@ impl PlayerTally {
     }
 
     /// The counts keyed by identity.
-    fn take(&mut self, numbering: &Numbering) -> PlayerCounts {
+    /// `order`: the numbers by identity ([`Numbering::by_identity`]), so
+    /// that the maps are built from sorted runs.
+    fn take(&mut self, numbering: &Numbering, order: &[u32]) -> PlayerCounts {
         let mut out = std::mem::take(&mut self.rest);
         let games = std::mem::take(&mut self.games);
         let mut spellings = std::mem::take(&mut self.spellings);
         self.met = 0;
         let mut by_name = Vec::new();
         let mut spelt = Vec::new();
-        for (at, games) in games.into_iter().enumerate() {
-            let Some(games) = games else { continue };
+        for &player in order {
+            let at = player as usize;
+            let Some(games) = games.get(at).copied().flatten() else {
+                continue;
+            };
             let identity = numbering.identities[at].to_string();
             spelt.push((identity.clone(), std::mem::take(&mut spellings[at])));
             by_name.push((identity, games));
@@ -257,16 +276,22 @@ impl PlayerCellTally {
     }
 
     /// The cells keyed by identity, added to `out`'s formats.
-    fn take_into(&mut self, numbering: &Numbering, out: &mut ByFormat<DrawCells>) {
-        for ((format, player), cells) in std::mem::take(&mut self.cells) {
-            let identity = numbering.identities[player as usize].to_string();
+    /// `rank`: each number's place among the identities in order.
+    fn take_into(&mut self, numbering: &Numbering, rank: &[u32], out: &mut ByFormat<DrawCells>) {
+        let mut cells: Vec<_> = std::mem::take(&mut self.cells).into_iter().collect();
+        cells.sort_unstable_by_key(|&((format, player), _)| (format, rank[player as usize]));
+        let mut cells = cells.into_iter().peekable();
+        while let Some(&((format, _), _)) = cells.peek() {
+            let mut players = Vec::new();
+            while let Some(((_, player), by_cell)) = cells.next_if(|((f, _), _)| *f == format) {
+                let identity = numbering.identities[player as usize].to_string();
+                players.push((identity, PlayerCells(by_cell)));
+            }
             out.parts
                 .entry(self.formats[format as usize].clone())
                 .or_default()
                 .players
-                .entry(identity)
-                .or_default()
-                .absorb(PlayerCells(cells));
+                .absorb(players.into_iter().collect());
         }
     }
 
@@ -433,10 +458,11 @@ impl Numbered {
     /// The counts keyed by identity: all games' players, the classical
     /// games' players, and the players' cells by format.
     pub(crate) fn take(&mut self) -> (PlayerCounts, PlayerCounts, ByFormat<DrawCells>) {
-        let all = self.all.take(&self.numbering);
-        let classical = self.classical.take(&self.numbering);
+        let (order, rank) = self.numbering.by_identity();
+        let all = self.all.take(&self.numbering, &order);
+        let classical = self.classical.take(&self.numbering, &order);
         let mut cells = ByFormat::default();
-        self.cells.take_into(&self.numbering, &mut cells);
+        self.cells.take_into(&self.numbering, &rank, &mut cells);
         (all, classical, cells)
     }
 }
