@@ -571,6 +571,9 @@ pub struct FormatDecider {
     /// By the name's FNV-1a hash and the year: no allocation per game (two
     /// names of 4,096 share a hash with odds of about 1 in 10^12).
     by_event: HashMap<(u64, Option<i16>), EventSays>,
+    /// The last `Site` tag read and what it said: an event's games come
+    /// one after another, most with one site.
+    last_site: Option<(String, SiteSays)>,
 }
 
 /// Event names remembered at once; past it, the memory starts afresh.
@@ -581,6 +584,30 @@ impl FormatDecider {
         FormatDecider {
             patterns,
             by_event: HashMap::new(),
+            last_site: None,
+        }
+    }
+
+    /// [`SiteSays::of`] the tag, read again only when it differs from the
+    /// last one.
+    pub fn site(&mut self, site: Option<&str>) -> SiteSays {
+        let Some(site) = site else {
+            return SiteSays::Nothing;
+        };
+        match &mut self.last_site {
+            Some((last, says)) if last == site => *says,
+            last => {
+                let says = SiteSays::of(Some(site));
+                match last {
+                    Some((text, said)) => {
+                        text.clear();
+                        text.push_str(site);
+                        *said = says;
+                    }
+                    None => *last = Some((site.to_string(), says)),
+                }
+                says
+            }
         }
     }
 
@@ -623,6 +650,25 @@ impl FormatDecider {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_decider_reads_a_site_as_the_tag_says_whatever_came_before() {
+        let mut decider = FormatDecider::new(EventPatterns::built_in());
+        let sites = [
+            Some("Wijk aan Zee NED"),
+            Some("Wijk aan Zee NED"),
+            Some("https://lichess.org/abcd1234"),
+            None,
+            Some("?"),
+            Some("chess.com INT"),
+            Some("chess.com INT"),
+            Some("Wijk aan Zee NED"),
+            Some(" "),
+        ];
+        for site in sites {
+            assert_eq!(decider.site(site), SiteSays::of(site), "{site:?}");
+        }
+    }
 
     #[test]
     fn unknown_kinds_and_fields_are_refused() {

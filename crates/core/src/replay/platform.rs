@@ -64,6 +64,11 @@ impl Platform {
     /// assert_eq!(Platform::from_site("Wijk aan Zee NED"), None);
     /// ```
     pub fn from_site(site: &str) -> Option<Platform> {
+        // Every lichess game's tag ("https://lichess.org/…"): what the
+        // lowercased text below says first of it, without the copy.
+        if site.contains("lichess") {
+            return Some(Platform::Lichess);
+        }
         let lower = site.to_ascii_lowercase();
         let words: Vec<&str> = lower
             .split(|c: char| !c.is_ascii_alphanumeric() && c != '.')

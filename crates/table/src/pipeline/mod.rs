@@ -25,7 +25,7 @@ use remis_core::{
 
 use crate::{
     dedup::{self, Deduplicator},
-    format::EventPatterns,
+    format::{EventPatterns, FormatDecider},
     parquet_input::ParquetSource,
     players::Aliases,
     resume::Position,
@@ -358,15 +358,18 @@ fn replay(
                 pool.install(|| {
                     chunk_rx.into_iter().par_bridge().for_each_init(
                         || {
-                            GameReplayer::with_options(options.limits, options.search.clone())
-                                .with_resolver(options.resolver)
+                            (
+                                GameReplayer::with_options(options.limits, options.search.clone())
+                                    .with_resolver(options.resolver),
+                                FormatDecider::new(Arc::clone(&options.patterns)),
+                            )
                         },
-                        |replayer, chunk| {
+                        |worker, chunk| {
                             if stop.load(Ordering::Relaxed) {
                                 return;
                             }
                             let replayed = replay_chunk(
-                                replayer,
+                                worker,
                                 chunk,
                                 options.dedup.then_some(&*options.aliases),
                                 &options.patterns,
@@ -432,7 +435,7 @@ fn replay(
 }
 
 fn replay_chunk(
-    replayer: &mut GameReplayer,
+    (replayer, decider): &mut (GameReplayer, FormatDecider),
     chunk: input::Chunk,
     dedup: Option<&Aliases>,
     patterns: &Arc<EventPatterns>,
@@ -447,7 +450,10 @@ fn replay_chunk(
         };
         last.text.set(Field::Error, &message);
     }
-    let mut table = TableBuilder::with_patterns(records.len(), Arc::clone(patterns));
+    // The decider goes from chunk to chunk with the worker: an event's
+    // patterns and a site are read once a run of games, not once a chunk.
+    let remembered = std::mem::replace(decider, FormatDecider::new(Arc::clone(patterns)));
+    let mut table = TableBuilder::with_decider(records.len(), remembered);
     let mut endings = BTreeMap::new();
     let mut keys = Vec::with_capacity(if dedup.is_some() { records.len() } else { 0 });
     for record in &records {
@@ -468,6 +474,7 @@ fn replay_chunk(
     let frame = table
         .take_frame()
         .expect("a frame of the table's own columns");
+    *decider = table.into_decider();
     Replayed {
         seq: chunk.seq,
         source: chunk.source,

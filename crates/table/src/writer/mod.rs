@@ -6,7 +6,7 @@ use std::{fs::File, path::Path, sync::Arc};
 use polars::polars_utils::compression::ZstdLevel;
 use polars::prelude::*;
 
-use crate::format::{EventPatterns, FormatDecider, SiteSays};
+use crate::format::{EventPatterns, FormatDecider};
 use crate::ratings;
 use crate::safe_file::AtomicFile;
 use crate::schema::Column;
@@ -131,6 +131,13 @@ impl TableBuilder {
     }
 
     pub fn with_patterns(capacity: usize, patterns: Arc<EventPatterns>) -> TableBuilder {
+        TableBuilder::with_decider(capacity, FormatDecider::new(patterns))
+    }
+
+    /// A builder that decides each game's play and speed with `format`,
+    /// what it remembers of earlier chunks' events and sites included
+    /// (the replay's workers keep one from chunk to chunk).
+    pub fn with_decider(capacity: usize, format: FormatDecider) -> TableBuilder {
         let c = capacity;
         TableBuilder {
             rows: 0,
@@ -151,7 +158,7 @@ impl TableBuilder {
             speed_by: strings(Column::SpeedBy, c),
             ratings: strings(Column::Ratings, c),
             ratings_by: strings(Column::RatingsBy, c),
-            format: FormatDecider::new(patterns),
+            format,
             white_clock: numbers(Column::WhiteClock, c),
             black_clock: numbers(Column::BlackClock, c),
             variant: strings(Column::Variant, c),
@@ -209,7 +216,7 @@ impl TableBuilder {
             .and_then(TimeClass::from_time_control);
         self.time_class
             .append_option(time_class.map(TimeClass::as_str));
-        let site = SiteSays::of(g.text.get(Field::Site));
+        let site = self.format.site(g.text.get(Field::Site));
         self.platform
             .append_option(site.platform().map(Platform::as_str));
         // `-` (no clock) is correspondence for the speed, though no time
@@ -304,11 +311,19 @@ impl TableBuilder {
         self.error.append_option(g.error());
     }
 
+    /// What the builder remembers of events and sites, for the next
+    /// chunk's builder.
+    pub fn into_decider(self) -> FormatDecider {
+        self.format
+    }
+
     /// Hands the filled columns over as a frame, in the order of
     /// [`Column::ALL`], and starts afresh.
     pub fn take_frame(&mut self) -> PolarsResult<DataFrame> {
         let patterns = Arc::clone(self.format.patterns());
-        let full = std::mem::replace(self, TableBuilder::with_patterns(0, patterns));
+        let format = std::mem::replace(&mut self.format, FormatDecider::new(patterns));
+        // The builder goes on with what the decider remembers.
+        let full = std::mem::replace(self, TableBuilder::with_decider(0, format));
         let height = full.rows;
         let mut columns: Vec<polars::prelude::Column> = vec![
             full.source.finish().into_column(),
