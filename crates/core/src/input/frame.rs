@@ -230,7 +230,12 @@ impl Framer {
 
     /// Takes the first `ready` bytes with the spans now in `self.spans`.
     fn take_ready(&mut self, ready: usize) -> (Vec<u8>, Vec<GameSpan>) {
-        let rest = self.buf[ready..].to_vec();
+        // The rest starts with the room the text had: grown from the
+        // rest's own size, the next chunk's text was copied some ten times
+        // on its way to a chunk's size (a sixth of the reading thread's
+        // samples, issue 50).
+        let mut rest = Vec::with_capacity(self.buf.capacity().max(self.buf.len() - ready));
+        rest.extend_from_slice(&self.buf[ready..]);
         let mut data = std::mem::replace(&mut self.buf, rest);
         data.truncate(ready);
         self.game_start -= ready;
