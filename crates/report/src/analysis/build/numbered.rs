@@ -26,9 +26,7 @@ use polars::prelude::*;
 use remis_table::players::Aliases;
 use remis_table::schema::{Column, TimeClass};
 
-use crate::analysis::expected::cells::{
-    CellKey, DrawCells, PlayerCells, format_of, game_cell, keep_named_players,
-};
+use crate::analysis::expected::cells::{CellKey, DrawCells, PlayerCells, format_of, game_cell};
 use crate::analysis::merge::Merge;
 use crate::analysis::players::{
     self, BUCKETS, PlayerCounts, SPELLINGS_KEPT, Spelling, YearGames, add_spelling_games,
@@ -222,22 +220,54 @@ impl PlayerTally {
         out
     }
 
-    /// Counts keyed by identity, numbered by `numbering`.
-    fn from_counts(mut counts: PlayerCounts, numbering: &mut Numbering) -> PlayerTally {
-        let mut out = PlayerTally::default();
-        let mut spellings = std::mem::take(&mut counts.spellings);
-        for (identity, games) in std::mem::take(&mut counts.by_name) {
-            let at = numbering.player(&identity) as usize;
-            if at >= out.games.len() {
-                out.games.resize(at + 1, None);
-                out.spellings.resize_with(at + 1, Vec::new);
-            }
-            out.games[at] = Some(games);
-            out.spellings[at] = spellings.remove(&identity).unwrap_or_default();
-            out.met += 1;
+    /// [`PlayerCounts::fold_past`] by number (`identities`: the numbers'
+    /// identities, which break ties in games): the same players kept, the
+    /// same folded. Only which players are kept matters, so they are
+    /// selected, not sorted.
+    fn fold_past(&mut self, cap: usize, identities: &[Box<str>]) {
+        for kept in &mut self.spellings {
+            trim_spellings(kept, SPELLINGS_KEPT);
         }
-        out.rest = counts;
-        out
+        if self.met <= cap {
+            return;
+        }
+        let mut ranked: Vec<(u32, Proportion)> = self
+            .games
+            .iter()
+            .enumerate()
+            .filter_map(|(at, games)| games.map(|games| (at as u32, games)))
+            .collect();
+        ranked.select_nth_unstable_by(cap, |a, b| {
+            b.1.n
+                .cmp(&a.1.n)
+                .then_with(|| identities[a.0 as usize].cmp(&identities[b.0 as usize]))
+        });
+        for &(player, counts) in &ranked[cap..] {
+            let at = player as usize;
+            self.games[at] = None;
+            self.spellings[at] = Vec::new();
+            self.rest.folded_players += 1;
+            *self.rest.folded_by_games.entry(counts.n).or_insert(0) += 1;
+            self.rest.folded.absorb(counts);
+        }
+        self.met = cap;
+    }
+
+    /// The counts under the players' new numbers (`renumbered`, by old
+    /// number; `u32::MAX` for a player forgotten, whom these counts do
+    /// not hold), `players` of them.
+    fn renumber(&mut self, renumbered: &[u32], players: usize) {
+        let mut games = vec![None; players];
+        let mut spellings: Vec<Vec<Spelling>> = Vec::new();
+        spellings.resize_with(players, Vec::new);
+        for (at, counts) in std::mem::take(&mut self.games).into_iter().enumerate() {
+            let Some(counts) = counts else { continue };
+            let new = renumbered[at] as usize;
+            games[new] = Some(counts);
+            spellings[new] = std::mem::take(&mut self.spellings[at]);
+        }
+        self.games = games;
+        self.spellings = spellings;
     }
 }
 
@@ -293,20 +323,6 @@ impl PlayerCellTally {
                 .players
                 .absorb(players.into_iter().collect());
         }
-    }
-
-    /// The players' cells of `cells` (taken out of it), numbered by
-    /// `numbering`.
-    fn from_cells(cells: &mut ByFormat<DrawCells>, numbering: &mut Numbering) -> PlayerCellTally {
-        let mut out = PlayerCellTally::default();
-        for ((play, speed), part) in &mut cells.parts {
-            let format = out.format((*play, speed));
-            for (identity, PlayerCells(by_cell)) in std::mem::take(&mut part.players) {
-                out.cells
-                    .insert((format, numbering.player(&identity)), by_cell);
-            }
-        }
-        out
     }
 }
 
@@ -432,27 +448,80 @@ impl Numbered {
 
     /// Folds the players' counts that hold more than `limit` named
     /// players past `cap` (`players::PLAYER_CAP`), as the builder folds
-    /// the maps (the cells of the players no longer kept dropped with
-    /// them), and numbers the players again from those kept.
+    /// the maps (`PlayerCounts::fold_past`; the cells of the players no
+    /// longer kept dropped with them), by number, and forgets the players
+    /// neither counts keeps: the numbering holds no more players than the
+    /// counts do. A table of millions of players folds every few batches:
+    /// made into the maps and numbered again at each fold, 800,000 players
+    /// spent half the counting thread's time in the folds.
     pub(crate) fn fold_past(&mut self, limit: usize, cap: usize) {
-        if self.all.players() <= limit && self.classical.players() <= limit {
+        let folded = self.all.players() > limit;
+        if !folded && self.classical.players() <= limit {
             return;
         }
-        let (mut all, mut classical, mut cells) = self.take();
-        let folded = all.by_name.len() > limit;
-        for counts in [&mut all, &mut classical] {
-            if counts.by_name.len() > limit {
-                counts.fold_past(cap);
+        let identities = &self.numbering.identities;
+        for tally in [&mut self.all, &mut self.classical] {
+            if tally.players() > limit {
+                tally.fold_past(cap, identities);
             }
         }
         if folded {
-            keep_named_players(&mut cells, &all);
+            let all = &self.all.games;
+            self.cells
+                .cells
+                .retain(|&(_, player), _| all.get(player as usize).is_some_and(Option::is_some));
         }
-        let mut numbering = Numbering::default();
-        self.all = PlayerTally::from_counts(all, &mut numbering);
-        self.classical = PlayerTally::from_counts(classical, &mut numbering);
-        self.cells = PlayerCellTally::from_cells(&mut cells, &mut numbering);
-        self.numbering = numbering;
+        self.forget_unmet();
+    }
+
+    /// Numbers again, in the same order, the players either counts holds,
+    /// and forgets the others (and their sides).
+    fn forget_unmet(&mut self) {
+        let met = |tally: &PlayerTally, at: usize| tally.games.get(at).is_some_and(Option::is_some);
+        let numbering = &mut self.numbering;
+        let mut renumbered = vec![u32::MAX; numbering.identities.len()];
+        let mut identities = Vec::new();
+        for (at, identity) in numbering.identities.iter_mut().enumerate() {
+            if met(&self.all, at) || met(&self.classical, at) {
+                renumbered[at] = identities.len() as u32;
+                identities.push(std::mem::take(identity));
+            }
+        }
+        numbering.identities = identities;
+        numbering.player_of.retain(|_, number| {
+            let new = renumbered[*number as usize];
+            *number = new;
+            new != u32::MAX
+        });
+        for tally in [&mut self.all, &mut self.classical] {
+            tally.renumber(&renumbered, numbering.identities.len());
+        }
+        self.cells.cells = std::mem::take(&mut self.cells.cells)
+            .into_iter()
+            .filter_map(|((format, player), cells)| {
+                let new = renumbered[player as usize];
+                (new != u32::MAX).then_some(((format, new), cells))
+            })
+            .collect();
+        // A side whose player is forgotten is looked up afresh if met
+        // again; a side that names no one stays.
+        let mut side_renumbered = vec![u32::MAX; numbering.sides.len()];
+        let mut sides = Vec::new();
+        for (at, mut side) in std::mem::take(&mut numbering.sides).into_iter().enumerate() {
+            match &mut side.player {
+                Some((player, _)) if renumbered[*player as usize] == u32::MAX => continue,
+                Some((player, _)) => *player = renumbered[*player as usize],
+                None => {}
+            }
+            side_renumbered[at] = sides.len() as u32;
+            sides.push(side);
+        }
+        numbering.sides = sides;
+        numbering.side_of.retain(|_, number| {
+            let new = side_renumbered[*number as usize];
+            *number = new;
+            new != u32::MAX
+        });
     }
 
     /// The counts keyed by identity: all games' players, the classical
