@@ -493,6 +493,9 @@ impl<'a> SummaryBuilder<'a> {
         let pairings = self.kept.judge(&self.counts.scoring);
         self.counts.scoring.pairings.absorb(pairings);
         if !self.by_queries {
+            // Folded by number first, as the maps are below: fewer players
+            // to make into maps.
+            self.numbered.fold_past(self.player_cap, self.player_cap);
             let (all, classical, cells) = self.numbered.take();
             self.counts.players = all;
             self.counts.classical_players = classical;

@@ -146,7 +146,9 @@ impl PlayerCounts {
         }
         let mut ranked: Vec<(String, Proportion)> =
             std::mem::take(&mut self.by_name).into_iter().collect();
-        ranked.sort_by(|a, b| b.1.n.cmp(&a.1.n).then_with(|| a.0.cmp(&b.0)));
+        // Only which players are kept matters (the map orders them by
+        // name): selected, not sorted.
+        ranked.select_nth_unstable_by(cap, |a, b| b.1.n.cmp(&a.1.n).then_with(|| a.0.cmp(&b.0)));
         for (key, counts) in ranked.drain(cap..) {
             self.spellings.remove(&key);
             self.folded_players += 1;
@@ -889,6 +891,12 @@ mod tests {
         assert_eq!(c.folded_players, 2);
         assert!(c.by_name.contains_key("p0000005"));
         assert_eq!(c.folded.n, 2);
+        // Among equal games the last names are folded: the two last of
+        // the one-game players.
+        let last = format!("p{:07}", PLAYER_CAP + 1);
+        let second_last = format!("p{:07}", PLAYER_CAP);
+        assert!(!c.by_name.contains_key(&last) && !c.by_name.contains_key(&second_last));
+        assert!(c.by_name.contains_key(&format!("p{:07}", PLAYER_CAP - 1)));
     }
 
     #[test]
