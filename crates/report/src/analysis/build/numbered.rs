@@ -26,14 +26,16 @@ use polars::prelude::*;
 use remis_table::players::Aliases;
 use remis_table::schema::{Column, TimeClass};
 
-use crate::analysis::expected::cells::{CellKey, DrawCells, PlayerCells, format_of, game_cell};
+use crate::analysis::expected::cells::{
+    CellKey, DrawCells, PlayerCells, RawFormat, format_of, row_cells,
+};
 use crate::analysis::merge::Merge;
 use crate::analysis::players::{
     self, BUCKETS, PlayerCounts, SPELLINGS_KEPT, Spelling, YearGames, add_spelling_games,
     identity_of, trim_spellings,
 };
 use crate::analysis::population::ByFormat;
-use crate::analysis::table::{BAND, EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, Play};
+use crate::analysis::table::{EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, Play};
 use crate::study::Proportion;
 
 /// A side without a name (missing, or no side at all).
@@ -406,26 +408,11 @@ impl Numbered {
     /// expected-draw cells, as `expected::cells::players_query` groups
     /// them: each named side's rated games by format and cell.
     pub(crate) fn add_cells(&mut self, used: &DataFrame, sides: &[[u32; 2]]) -> Result<()> {
-        let column = |name: &str| used.column(name);
-        let white_elo = column(Column::WhiteElo.name())?.u16()?;
-        let black_elo = column(Column::BlackElo.name())?.u16()?;
-        let band = column(BAND)?.i32()?;
-        let year = column(Column::Year.name())?.i16()?;
-        let is_draw = column(IS_DRAW)?.bool()?;
-        let play = column(PLAY)?.str()?;
-        let speed = column(EFFECTIVE_TIME_CLASS)?.str()?;
-        let rows = sides
-            .iter()
-            .zip(white_elo.iter().zip(black_elo.iter()))
-            .zip(band.iter().zip(year.iter()))
-            .zip(is_draw.iter())
-            .zip(play.iter().zip(speed.iter()));
         // The rows of a batch come in runs of one format: its number is
         // looked up again only when the format changes.
-        type Format<'a> = (Option<&'a str>, Option<&'a str>);
-        let mut last: Option<(Format, u32)> = None;
-        for ((((sides, (white, black)), (band, year)), is_draw), format) in rows {
-            let Some((cell, game)) = game_cell(white, black, band, year, is_draw) else {
+        let mut last: Option<(RawFormat, u32)> = None;
+        for (row, sides) in row_cells(used)?.zip(sides) {
+            let Some((cell, game, format)) = row else {
                 continue;
             };
             let number = match last {

@@ -363,37 +363,15 @@ pub(crate) fn counts_used(
     named: &PlHashSet<&str>,
     catalogue: &EventCatalogue,
 ) -> Result<ByFormat<DrawCells>> {
-    let column = |name: &str| used.column(name);
-    let white_elo = column(Column::WhiteElo.name())?.u16()?;
-    let black_elo = column(Column::BlackElo.name())?.u16()?;
-    let band = column(BAND)?.i32()?;
-    let year = column(Column::Year.name())?.i16()?;
-    let is_draw = column(IS_DRAW)?.bool()?;
-    let play = column(PLAY)?.str()?;
-    let speed = column(EFFECTIVE_TIME_CLASS)?.str()?;
-    let event = column(Column::Event.name())?.str()?;
-    let site = column(Column::Site.name())?.str()?;
-    let mut black_elo = black_elo.iter();
-    let mut band = band.iter();
-    let mut year = year.iter();
-    let mut is_draw = is_draw.iter();
-    let mut play = play.iter();
-    let mut speed = speed.iter();
-    let mut event = event.iter();
-    let mut site = site.iter();
+    let event = used.column(Column::Event.name())?.str()?;
+    let site = used.column(Column::Site.name())?.str()?;
+    let rows = row_cells(used)?.zip(event.iter().zip(site.iter()));
 
-    type Key<'a> = (CellKey, (Option<&'a str>, Option<&'a str>));
+    type Key<'a> = (CellKey, RawFormat<'a>);
     let mut cells: PlHashMap<Key, CellCounts> = PlHashMap::new();
     let mut series: PlHashMap<(Key, &str, Option<&str>), CellCounts> = PlHashMap::new();
-    for w in white_elo.iter() {
-        let b = black_elo.next().flatten();
-        let band = band.next().flatten();
-        let year = year.next().flatten();
-        let is_draw = is_draw.next().flatten();
-        let format = (play.next().flatten(), speed.next().flatten());
-        let event = event.next().flatten();
-        let site = site.next().flatten();
-        let Some((cell, game)) = game_cell(w, b, band, year, is_draw) else {
+    for (row, (event, site)) in rows {
+        let Some((cell, game, format)) = row else {
             continue;
         };
         let key = (cell, format);
@@ -427,6 +405,34 @@ pub(crate) fn counts_used(
     Ok(out)
 }
 
+/// A row's play and speed as the columns hold them.
+pub(crate) type RawFormat<'a> = (Option<&'a str>, Option<&'a str>);
+
+/// Each used row's cell, its counts and its format as the columns hold it
+/// ([`game_cell`]; `None` for a row the cells leave out), in order.
+pub(crate) fn row_cells(
+    used: &DataFrame,
+) -> Result<impl Iterator<Item = Option<(CellKey, CellCounts, RawFormat<'_>)>>> {
+    let column = |name: &str| used.column(name);
+    let white_elo = column(Column::WhiteElo.name())?.u16()?;
+    let black_elo = column(Column::BlackElo.name())?.u16()?;
+    let band = column(BAND)?.i32()?;
+    let year = column(Column::Year.name())?.i16()?;
+    let is_draw = column(IS_DRAW)?.bool()?;
+    let play = column(PLAY)?.str()?;
+    let speed = column(EFFECTIVE_TIME_CLASS)?.str()?;
+    let rows = white_elo
+        .iter()
+        .zip(black_elo.iter())
+        .zip(band.iter().zip(year.iter()))
+        .zip(is_draw.iter())
+        .zip(play.iter().zip(speed.iter()));
+    Ok(rows.map(|(((ratings, (band, year)), is_draw), format)| {
+        game_cell(ratings.0, ratings.1, band, year, is_draw)
+            .map(|(cell, game)| (cell, game, format))
+    }))
+}
+
 /// The format a cell's counts are kept under, from a row's play and
 /// speed as the columns hold them.
 pub(crate) fn format_of<'a>(play: Option<&str>, speed: Option<&'a str>) -> (Play, &'a str) {
@@ -436,7 +442,7 @@ pub(crate) fn format_of<'a>(play: Option<&str>, speed: Option<&'a str>) -> (Play
     )
 }
 
-fn format_key((play, speed): (Option<&str>, Option<&str>)) -> (Play, String) {
+fn format_key((play, speed): RawFormat) -> (Play, String) {
     let (play, speed) = format_of(play, speed);
     (play, speed.to_string())
 }
