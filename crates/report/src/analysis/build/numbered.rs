@@ -41,8 +41,13 @@ use crate::study::Proportion;
 /// A side without a name (missing, or no side at all).
 pub(crate) const NO_SIDE: u32 = u32::MAX;
 
+/// Sides remembered from batch to batch; past them, the sides are looked
+/// up afresh. The players are bounded by the folds, but not the ways of
+/// writing them: a file may spell one player a million ways, or write a
+/// million names that name no one, and each is a side (some 130 bytes).
+const SIDES_REMEMBERED: usize = 2 * super::PLAYERS_UNFOLDED;
+
 /// Sides and players by number.
-#[derive(Default)]
 pub(crate) struct Numbering {
     /// A side's bytes (its name, a 0xFF that UTF-8 never holds, then
     /// nothing or a 0 and its FIDE ID tag) → its number in `sides`.
@@ -50,14 +55,29 @@ pub(crate) struct Numbering {
     /// The text of the side looked up, made in place.
     text: Vec<u8>,
     sides: Vec<Side>,
+    /// [`SIDES_REMEMBERED`], but in tests.
+    sides_remembered: usize,
     player_of: PlHashMap<Box<str>, u32>,
     identities: Vec<Box<str>>,
+}
+
+impl Default for Numbering {
+    fn default() -> Self {
+        Numbering {
+            side_of: PlHashMap::default(),
+            text: Vec::new(),
+            sides: Vec::new(),
+            sides_remembered: SIDES_REMEMBERED,
+            player_of: PlHashMap::default(),
+            identities: Vec::new(),
+        }
+    }
 }
 
 /// What a side stands for.
 struct Side {
     /// Its identity's number and the group of its name's key; `None` for
-    /// a name that names no one ("?", a consultation game's).
+    /// a name that names no one ("?", or punctuation alone).
     player: Option<(u32, usize)>,
     /// The name as the players' spellings keep it (trimmed).
     spelling: Box<str>,
@@ -71,6 +91,12 @@ impl Numbering {
         used: &DataFrame,
         aliases: &Aliases,
     ) -> Result<Vec<[u32; 2]>> {
+        // A side's number holds for one batch: past their bound the sides
+        // are forgotten between two.
+        if self.sides.len() > self.sides_remembered {
+            self.side_of = PlHashMap::default();
+            self.sides = Vec::new();
+        }
         let column = |c: Column| -> Result<&StringChunked> { Ok(used.column(c.name())?.str()?) };
         let white = column(Column::White)?
             .iter()
@@ -581,6 +607,51 @@ mod tests {
         assert_eq!(classical, merged_classical);
         assert_eq!(all.by_name["korchnoi v"], Proportion::new(40, 160));
         Ok(())
+    }
+
+    #[test]
+    fn sides_past_their_bound_are_forgotten_and_looked_up_alike() {
+        // Eight ways of writing one player and four names of no one a
+        // batch, two sides remembered: a batch of other names does not
+        // add its sides to the first's, and the first batch again finds
+        // the same players.
+        let aliases = Aliases::default();
+        let mut numbering = Numbering {
+            sides_remembered: 2,
+            ..Numbering::default()
+        };
+        let batch = |player: &str, nobody: &str| {
+            let names: Vec<String> = (0..8)
+                .map(|i| format!("{player},{}V", " ".repeat(i)))
+                .chain((1..5).map(|i| nobody.repeat(i)))
+                .collect();
+            let none: Vec<Option<&str>> = vec![None; names.len()];
+            df!(
+                Column::White.name() => &names,
+                Column::Black.name() => &names,
+                Column::WhiteFideId.name() => none.clone(),
+                Column::BlackFideId.name() => none,
+            )
+            .unwrap()
+        };
+        let players = |numbering: &mut Numbering, batch: &DataFrame| {
+            let sides = numbering.sides_of(batch, &aliases).unwrap();
+            let players: Vec<Option<u32>> = sides
+                .iter()
+                .map(|[white, _]| numbering.side_player(*white).map(|(p, _)| p))
+                .collect();
+            (players, numbering.sides.len())
+        };
+        let (first, held) = players(&mut numbering, &batch("Korchnoi", "."));
+        assert_eq!(held, 12);
+        assert!(first[..8].iter().all(|p| *p == first[0] && p.is_some()));
+        assert!(first[8..].iter().all(Option::is_none));
+        let (other, held) = players(&mut numbering, &batch("Larsen", "-"));
+        assert_eq!(held, 12, "the first batch's sides forgotten");
+        assert!(other[0].is_some() && other[0] != first[0]);
+        let (again, held) = players(&mut numbering, &batch("Korchnoi", "."));
+        assert_eq!((again, held), (first, 12));
+        assert_eq!(numbering.identities.len(), 2);
     }
 
     #[test]
