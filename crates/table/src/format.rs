@@ -594,21 +594,17 @@ impl FormatDecider {
         let Some(site) = site else {
             return SiteSays::Nothing;
         };
-        match &mut self.last_site {
-            Some((last, says)) if last == site => *says,
-            last => {
-                let says = SiteSays::of(Some(site));
-                match last {
-                    Some((text, said)) => {
-                        text.clear();
-                        text.push_str(site);
-                        *said = says;
-                    }
-                    None => *last = Some((site.to_string(), says)),
-                }
-                says
-            }
+        if let Some((last, says)) = &self.last_site
+            && last == site
+        {
+            return *says;
         }
+        let says = SiteSays::of(Some(site));
+        let (text, said) = self.last_site.get_or_insert_with(|| (String::new(), says));
+        text.clear();
+        text.push_str(site);
+        *said = says;
+        says
     }
 
     /// The patterns it decides by.

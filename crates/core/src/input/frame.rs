@@ -234,7 +234,7 @@ impl Framer {
         // rest's own size, the next chunk's text was copied some ten times
         // on its way to a chunk's size (a sixth of the reading thread's
         // samples, issue 50).
-        let mut rest = Vec::with_capacity(self.buf.capacity().max(self.buf.len() - ready));
+        let mut rest = Vec::with_capacity(self.buf.capacity());
         rest.extend_from_slice(&self.buf[ready..]);
         let mut data = std::mem::replace(&mut self.buf, rest);
         data.truncate(ready);
