@@ -308,10 +308,7 @@ pub fn prepare(
                 packer.finish()
             })
             .context("starting the thread that packs the summary")?;
-        let mut text = Blocks {
-            sink: blocks,
-            block: Vec::with_capacity(BLOCK_BYTES),
-        };
+        let mut text = std::io::BufWriter::with_capacity(BLOCK_BYTES, ToPacker(blocks));
         let wrote = serde_json::to_writer(&mut text, &file)
             .map_err(anyhow::Error::from)
             .and_then(|()| Ok(text.flush()?));
@@ -328,31 +325,19 @@ pub fn prepare(
 /// Bytes of the summary's text handed to its packer at a time.
 const BLOCK_BYTES: usize = 1 << 20;
 
-/// The summary's text in blocks of [`BLOCK_BYTES`], sent to its packer.
-struct Blocks {
-    sink: std::sync::mpsc::SyncSender<Vec<u8>>,
-    block: Vec<u8>,
-}
+/// Sends the summary's text to its packer, a block at a time (what the
+/// buffer in front of it holds).
+struct ToPacker(std::sync::mpsc::SyncSender<Vec<u8>>);
 
-impl std::io::Write for Blocks {
+impl std::io::Write for ToPacker {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.block.extend_from_slice(bytes);
-        if self.block.len() >= BLOCK_BYTES {
-            let full = std::mem::replace(&mut self.block, Vec::with_capacity(BLOCK_BYTES));
-            self.sink
-                .send(full)
-                .map_err(|_| std::io::Error::other("the summary's packer stopped"))?;
-        }
+        self.0
+            .send(bytes.to_vec())
+            .map_err(|_| std::io::Error::other("the summary's packer stopped"))?;
         Ok(bytes.len())
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
-        if !self.block.is_empty() {
-            let last = std::mem::take(&mut self.block);
-            self.sink
-                .send(last)
-                .map_err(|_| std::io::Error::other("the summary's packer stopped"))?;
-        }
         Ok(())
     }
 }

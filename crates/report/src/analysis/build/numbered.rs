@@ -7,9 +7,9 @@
 //! once a row in a hash map of its bytes; its identity
 //! (`players::identity_of`), the group of its name's key and its spelling
 //! are made the first time it is met. The counts by number are made into
-//! the summary's maps (keyed by identity) at the end, and whenever the
-//! named players pass the builder's bound: then they are folded as the
-//! maps always were, and numbered again from the players kept, so that
+//! the summary's maps (keyed by identity) at the end. Whenever the named
+//! players pass the builder's bound they are folded by number as the maps
+//! are folded, and the players no longer counted are forgotten, so that
 //! the numbering holds no more players than the counts do. What comes out
 //! is what adding each batch's groups to the maps made (the tests hold it
 //! to the polars queries' counts, in any batches, folded or not).
@@ -26,15 +26,13 @@ use polars::prelude::*;
 use remis_table::players::Aliases;
 use remis_table::schema::{Column, TimeClass};
 
-use crate::analysis::expected::cells::{
-    CellKey, DrawCells, PlayerCells, RawFormat, format_of, row_cells,
-};
+use crate::analysis::expected::cells::{CellKey, DrawCells, PlayerCells, RawFormat, row_cells};
 use crate::analysis::merge::Merge;
 use crate::analysis::players::{
-    self, BUCKETS, PlayerCounts, SPELLINGS_KEPT, Spelling, YearGames, add_spelling_games,
-    identity_of, trim_spellings,
+    self, PlayerCounts, SPELLINGS_KEPT, Spelling, YearGames, add_spelling_games, identity_of,
+    kept_first, trim_spellings,
 };
-use crate::analysis::population::ByFormat;
+use crate::analysis::population::{ByFormat, format_of};
 use crate::analysis::table::{EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, Play};
 use crate::study::Proportion;
 
@@ -208,10 +206,7 @@ impl PlayerTally {
             }
         }
         add_spelling_games(&mut self.spellings[at], spelling, counts, year);
-        if self.rest.buckets.is_empty() {
-            self.rest.buckets = vec![Proportion::new(0, 0); BUCKETS];
-        }
-        self.rest.buckets[group].absorb(counts);
+        self.rest.add_to_group(group, counts);
     }
 
     /// Bounds a player's spellings between the folds, as
@@ -224,9 +219,9 @@ impl PlayerTally {
         }
     }
 
-    /// The counts keyed by identity.
-    /// `order`: the numbers by identity ([`Numbering::by_identity`]), so
-    /// that the maps are built from sorted runs.
+    /// The counts keyed by identity; `order`: the numbers by identity
+    /// ([`Numbering::by_identity`]), so that the maps are built from
+    /// sorted runs.
     fn take(&mut self, numbering: &Numbering, order: &[u32]) -> PlayerCounts {
         let mut out = std::mem::take(&mut self.rest);
         let games = std::mem::take(&mut self.games);
@@ -266,17 +261,16 @@ impl PlayerTally {
             .filter_map(|(at, games)| games.map(|games| (at as u32, games)))
             .collect();
         ranked.select_nth_unstable_by(cap, |a, b| {
-            b.1.n
-                .cmp(&a.1.n)
-                .then_with(|| identities[a.0 as usize].cmp(&identities[b.0 as usize]))
+            kept_first(
+                (a.1, &identities[a.0 as usize]),
+                (b.1, &identities[b.0 as usize]),
+            )
         });
         for &(player, counts) in &ranked[cap..] {
             let at = player as usize;
             self.games[at] = None;
             self.spellings[at] = Vec::new();
-            self.rest.folded_players += 1;
-            *self.rest.folded_by_games.entry(counts.n).or_insert(0) += 1;
-            self.rest.folded.absorb(counts);
+            self.rest.count_folded(counts);
         }
         self.met = cap;
     }
@@ -309,15 +303,11 @@ pub(crate) struct PlayerCellTally {
 
 impl PlayerCellTally {
     /// The number of a format.
-    pub(crate) fn format(&mut self, format: (Play, &str)) -> u32 {
-        match self
-            .formats
-            .iter()
-            .position(|(play, speed)| *play == format.0 && speed == format.1)
-        {
+    pub(crate) fn format(&mut self, format: (Play, String)) -> u32 {
+        match self.formats.iter().position(|known| *known == format) {
             Some(at) => at as u32,
             None => {
-                self.formats.push((format.0, format.1.to_string()));
+                self.formats.push(format);
                 (self.formats.len() - 1) as u32
             }
         }
@@ -333,8 +323,8 @@ impl PlayerCellTally {
             .absorb(counts);
     }
 
-    /// The cells keyed by identity, added to `out`'s formats.
-    /// `rank`: each number's place among the identities in order.
+    /// The cells keyed by identity, added to `out`'s formats; `rank`:
+    /// each number's place among the identities in order.
     fn take_into(&mut self, numbering: &Numbering, rank: &[u32], out: &mut ByFormat<DrawCells>) {
         let mut cells: Vec<_> = std::mem::take(&mut self.cells).into_iter().collect();
         cells.sort_unstable_by_key(|&((format, player), _)| (format, rank[player as usize]));
@@ -361,7 +351,7 @@ pub(crate) struct Numbered {
     pub(crate) numbering: Numbering,
     all: PlayerTally,
     classical: PlayerTally,
-    pub(crate) cells: PlayerCellTally,
+    cells: PlayerCellTally,
 }
 
 impl Numbered {

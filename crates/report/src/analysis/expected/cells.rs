@@ -26,10 +26,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::analysis::merge::{Merge, pairs};
 use crate::analysis::players::{PlayerCounts, identity_of};
-use crate::analysis::population::{ByFormat, by_format, format_keys};
-use crate::analysis::table::{
-    BAND, BAND_IMPLAUSIBLE, EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, Play, names,
-};
+use crate::analysis::population::{ByFormat, by_format, format_keys, format_of};
+use crate::analysis::table::{BAND, BAND_IMPLAUSIBLE, EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, names};
 use crate::study::events::EventCatalogue;
 use remis_table::players::Aliases;
 use remis_table::schema::Column;
@@ -384,7 +382,7 @@ pub(crate) fn counts_used(
     let mut out = ByFormat::<DrawCells>::default();
     for ((cell, format), counts) in cells {
         out.parts
-            .entry(format_key(format))
+            .entry(format_of(format.0, format.1))
             .or_default()
             .cells
             .entry(cell)
@@ -394,7 +392,7 @@ pub(crate) fn counts_used(
     for (((cell, format), event, site), counts) in series {
         if let Some(rules) = catalogue.rules(event, site, cell.year) {
             out.parts
-                .entry(format_key(format))
+                .entry(format_of(format.0, format.1))
                 .or_default()
                 .series
                 .entry((rules.series.clone(), cell))
@@ -431,20 +429,6 @@ pub(crate) fn row_cells(
         game_cell(ratings.0, ratings.1, band, year, is_draw)
             .map(|(cell, game)| (cell, game, format))
     }))
-}
-
-/// The format a cell's counts are kept under, from a row's play and
-/// speed as the columns hold them.
-pub(crate) fn format_of<'a>(play: Option<&str>, speed: Option<&'a str>) -> (Play, &'a str) {
-    (
-        play.and_then(Play::from_name).unwrap_or(Play::Unknown),
-        speed.unwrap_or_default(),
-    )
-}
-
-fn format_key((play, speed): RawFormat) -> (Play, String) {
-    let (play, speed) = format_of(play, speed);
-    (play, speed.to_string())
 }
 
 /// A used game's cell and its counts, from its ratings (White's, Black's),

@@ -148,15 +148,37 @@ impl PlayerCounts {
             std::mem::take(&mut self.by_name).into_iter().collect();
         // Only which players are kept matters (the map orders them by
         // name): selected, not sorted.
-        ranked.select_nth_unstable_by(cap, |a, b| b.1.n.cmp(&a.1.n).then_with(|| a.0.cmp(&b.0)));
+        ranked.select_nth_unstable_by(cap, |a, b| kept_first((a.1, &a.0), (b.1, &b.0)));
         for (key, counts) in ranked.drain(cap..) {
             self.spellings.remove(&key);
-            self.folded_players += 1;
-            *self.folded_by_games.entry(counts.n).or_insert(0) += 1;
-            self.folded.absorb(counts);
+            self.count_folded(counts);
         }
         self.by_name = ranked.into_iter().collect();
     }
+
+    /// Counts a player folded, with her games and draws.
+    pub(crate) fn count_folded(&mut self, counts: Proportion) {
+        self.folded_players += 1;
+        *self.folded_by_games.entry(counts.n).or_insert(0) += 1;
+        self.folded.absorb(counts);
+    }
+
+    /// Adds a player's games and draws to her group's.
+    pub(crate) fn add_to_group(&mut self, group: usize, counts: Proportion) {
+        if self.buckets.is_empty() {
+            self.buckets = vec![Proportion::new(0, 0); BUCKETS];
+        }
+        self.buckets[group].absorb(counts);
+    }
+}
+
+/// The order in which players are kept past a cap: the most games first,
+/// then by identity.
+pub(crate) fn kept_first(
+    (a, a_identity): (Proportion, &str),
+    (b, b_identity): (Proportion, &str),
+) -> std::cmp::Ordering {
+    b.n.cmp(&a.n).then_with(|| a_identity.cmp(b_identity))
 }
 
 /// Groups of players by a hash of the identity, so that a player's
@@ -374,12 +396,9 @@ fn add_groups<'a>(
             rating_sum: side_games.rating_sum,
         });
         for counts_of in std::iter::once(&mut *out).chain(also) {
-            if counts_of.buckets.is_empty() {
-                counts_of.buckets = vec![Proportion::new(0, 0); BUCKETS];
-            }
             // By the name's key, so that a player's games with and
             // without an ID fall in one group.
-            counts_of.buckets[*group].absorb(counts);
+            counts_of.add_to_group(*group, counts);
             match counts_of.spellings.get_mut(key.as_str()) {
                 Some(kept) => add_spelling_games(kept, spelling, counts, year),
                 None => {
