@@ -25,7 +25,7 @@ use remis_core::{
 
 use crate::{
     dedup::{self, Deduplicator},
-    format::EventPatterns,
+    format::{EventPatterns, FormatDecider},
     parquet_input::ParquetSource,
     players::Aliases,
     resume::Position,
@@ -361,7 +361,7 @@ fn replay(
                             (
                                 GameReplayer::with_options(options.limits, options.search.clone())
                                     .with_resolver(options.resolver),
-                                TableBuilder::with_patterns(0, Arc::clone(&options.patterns)),
+                                FormatDecider::new(Arc::clone(&options.patterns)),
                             )
                         },
                         |worker, chunk| {
@@ -372,6 +372,7 @@ fn replay(
                                 worker,
                                 chunk,
                                 options.dedup.then_some(&*options.aliases),
+                                &options.patterns,
                             );
                             let _ = done_tx.send(replayed);
                         },
@@ -434,9 +435,10 @@ fn replay(
 }
 
 fn replay_chunk(
-    (replayer, table): &mut (GameReplayer, TableBuilder),
+    (replayer, decider): &mut (GameReplayer, FormatDecider),
     chunk: input::Chunk,
     dedup: Option<&Aliases>,
+    patterns: &Arc<EventPatterns>,
 ) -> Replayed {
     let mut records = Vec::with_capacity(chunk.games.len());
     let not_pgn = replayer.replay_chunk(&chunk, &mut records);
@@ -448,8 +450,10 @@ fn replay_chunk(
         };
         last.text.set(Field::Error, &message);
     }
-    // The builder goes from chunk to chunk with the worker: an event's
+    // The decider goes from chunk to chunk with the worker: an event's
     // patterns and a site are read once a run of games, not once a chunk.
+    let remembered = std::mem::replace(decider, FormatDecider::new(Arc::clone(patterns)));
+    let mut table = TableBuilder::with_decider(records.len(), remembered);
     let mut endings = BTreeMap::new();
     let mut keys = Vec::with_capacity(if dedup.is_some() { records.len() } else { 0 });
     for record in &records {
@@ -470,6 +474,7 @@ fn replay_chunk(
     let frame = table
         .take_frame()
         .expect("a frame of the table's own columns");
+    *decider = table.into_decider();
     Replayed {
         seq: chunk.seq,
         source: chunk.source,

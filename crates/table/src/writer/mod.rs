@@ -134,7 +134,10 @@ impl TableBuilder {
         TableBuilder::with_decider(capacity, FormatDecider::new(patterns))
     }
 
-    fn with_decider(capacity: usize, format: FormatDecider) -> TableBuilder {
+    /// A builder that decides each game's play and speed with `format`,
+    /// what it remembers of earlier chunks' events and sites included
+    /// (the replay's workers keep one from chunk to chunk).
+    pub fn with_decider(capacity: usize, format: FormatDecider) -> TableBuilder {
         let c = capacity;
         TableBuilder {
             rows: 0,
@@ -308,15 +311,19 @@ impl TableBuilder {
         self.error.append_option(g.error());
     }
 
+    /// What the builder remembers of events and sites, for the next
+    /// chunk's builder.
+    pub fn into_decider(self) -> FormatDecider {
+        self.format
+    }
+
     /// Hands the filled columns over as a frame, in the order of
-    /// [`Column::ALL`], and starts afresh: with room for as many rows, and
-    /// with what its format decider remembers of events and sites (the
-    /// replay's workers keep one builder from chunk to chunk).
+    /// [`Column::ALL`], and starts afresh.
     pub fn take_frame(&mut self) -> PolarsResult<DataFrame> {
         let patterns = Arc::clone(self.format.patterns());
         let format = std::mem::replace(&mut self.format, FormatDecider::new(patterns));
-        let rows = self.rows;
-        let full = std::mem::replace(self, TableBuilder::with_decider(rows, format));
+        // The builder goes on with what the decider remembers.
+        let full = std::mem::replace(self, TableBuilder::with_decider(0, format));
         let height = full.rows;
         let mut columns: Vec<polars::prelude::Column> = vec![
             full.source.finish().into_column(),
