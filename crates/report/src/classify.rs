@@ -29,13 +29,14 @@ pub fn run(job: &Job, summarize: bool, show: &mut dyn FnMut(Event)) -> Result<Ou
 }
 
 /// Rows counted at a time beside the replay. The rows come a chunk at a
-/// time as they are numbered; a batch counted in Rust has no fixed cost
-/// worth a larger one, and what is left when the replay ends (at most a
-/// batch) is counted after it: on the master games A-F at two threads the
-/// default command took 1.67-1.72 s with batches of 65,536 rows, 1.45-1.47 s
-/// with 16,384 and 1.46-1.52 s with 4,096 (`--no-summary` 0.96 s; release,
-/// a machine at load 2.5).
-const BATCH_ROWS: usize = 16_384;
+/// time as they are numbered, and what is left when the replay ends (at
+/// most a batch) is counted after it; but each batch's counts are merged
+/// into the totals, so a batch should not be small either: on the master
+/// games A-F at two threads the default command took 1.67-1.72 s with
+/// batches of 65,536 rows counted by polars queries, 1.45-1.47 s with
+/// 16,384; counted in Rust, 32,768 took 0.967 of 16,384's wall on all the
+/// master games (5 pairs; 432 MiB peak against 417), the same on A-F.
+const BATCH_ROWS: usize = 32_768;
 
 /// The summary under `config`, of each table written.
 struct DefaultSummary<'a> {
@@ -67,6 +68,11 @@ impl Counter for Counting<'_> {
             .finish()
             .with_context(|| format!("summarizing {}", table.path().display()))?;
         let file = summary::prepare(table.path(), table.readable_path(), self.config, &counts)?;
-        Ok((counts.rows(), file))
+        let rows = counts.rows();
+        // Freed beside what follows, not before it: the maps of a large
+        // summary took 16 ms to free, the last thing `classify` waited
+        // for (the master games A-F).
+        std::thread::spawn(move || drop(counts));
+        Ok((rows, file))
     }
 }

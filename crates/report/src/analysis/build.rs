@@ -293,11 +293,17 @@ impl<'a> SummaryBuilder<'a> {
             .into_iter()
             .map(|(reason, n)| (reason.to_string(), n))
             .collect();
-        let is_used: BooleanChunked = reasons
-            .iter()
-            .map(|r| Some(r == Some(table::USED)))
-            .collect();
-        let used_rows = prepared.filter(&is_used)?;
+        // Most batches are used whole: then the frame is the used rows,
+        // not a copy of them.
+        let used_rows = if coverage.get(table::USED).copied() == Some(prepared.height() as u64) {
+            prepared.clone()
+        } else {
+            let is_used: BooleanChunked = reasons
+                .iter()
+                .map(|r| Some(r == Some(table::USED)))
+                .collect();
+            prepared.filter(&is_used)?
+        };
         let used = used_rows.clone().lazy();
         let synthetic = rows.column(Column::Synthetic.name())?.bool()?.num_trues() as u64;
         let dedup_marked = rows.column(Column::Duplicate.name())?.null_count();

@@ -44,12 +44,22 @@ impl<T: Merge, const N: usize> Merge for [T; N] {
 
 impl<T: Ord> Merge for BTreeSet<T> {
     fn absorb(&mut self, other: BTreeSet<T>) {
+        if self.is_empty() {
+            *self = other;
+            return;
+        }
         self.extend(other);
     }
 }
 
 impl<K: Ord, V: Merge> Merge for BTreeMap<K, V> {
     fn absorb(&mut self, other: BTreeMap<K, V>) {
+        // A batch's counts into none yet (the first batch, a part's first
+        // entry): taken whole, not key by key.
+        if self.is_empty() {
+            *self = other;
+            return;
+        }
         for (key, value) in other {
             match self.entry(key) {
                 std::collections::btree_map::Entry::Vacant(e) => {

@@ -235,14 +235,38 @@ pub struct ScoringCounts {
 
 impl Merge for ScoringCounts {
     fn absorb(&mut self, other: ScoringCounts) {
+        // Only the events `other` names can lose their standings: their
+        // games grow, they are left out, or their standings come in.
+        // Every other event's standings were kept by an earlier absorb (a
+        // summary is absorbed into an empty one first, so all its events
+        // are looked at once); looking at them all again each batch of
+        // `classify` cost more than the rest of the scoring counts (the
+        // master games).
+        let kept = |key: &EventYear| {
+            let games = match (self.event_games.get(key), other.event_games.get(key)) {
+                (None, None) => return false,
+                (a, b) => a
+                    .copied()
+                    .unwrap_or(0)
+                    .saturating_add(b.copied().unwrap_or(0)),
+            };
+            games <= STANDINGS_MAX_GAMES
+                && !self.left_out.contains(key)
+                && !other.left_out.contains(key)
+        };
+        let gone: Vec<EventYear> = (other.event_games.keys())
+            .chain(other.standings.keys())
+            .chain(other.left_out.iter())
+            .filter(|key| !kept(key))
+            .cloned()
+            .collect();
         self.event_games.absorb(other.event_games);
         self.left_out.absorb(other.left_out);
         self.standings.absorb(other.standings);
         self.pairings.absorb(other.pairings);
-        let (games, left_out) = (&self.event_games, &self.left_out);
-        self.standings.retain(|key, _| {
-            games.get(key).is_some_and(|&n| n <= STANDINGS_MAX_GAMES) && !left_out.contains(key)
-        });
+        for key in &gone {
+            self.standings.remove(key);
+        }
         self.plus_remise_draws.absorb(other.plus_remise_draws);
         self.keep_within(STANDINGS_KEPT);
     }

@@ -91,3 +91,57 @@ fn matches_and_equal_games_are_counted_apart_as_arithmetic_says() {
     assert_eq!(children.different_winner, 0);
     assert_eq!(children.different_winner_unequal, 0);
 }
+
+/// `ScoringCounts::absorb` looks only at the events the absorbed counts
+/// name; the standings it keeps are those of every event within the
+/// games' limit and not left out, as looking at them all would keep.
+#[test]
+fn absorbed_standings_are_those_within_the_limit_and_not_left_out() {
+    let event = |name: &str| (name.to_string(), Some(2001));
+    let standings = |names: &[&str]| {
+        EventStandings::from_entries(
+            names
+                .iter()
+                .map(|n| (Player::from(*n), [1, 1, 1, 1, 1]))
+                .collect(),
+        )
+    };
+    let counts = |games: &[(&str, u64)], ranked: &[&str], left_out: &[&str]| ScoringCounts {
+        event_games: games.iter().map(|&(e, n)| (event(e), n)).collect(),
+        standings: ranked
+            .iter()
+            .map(|&e| (event(e), standings(&["A", "B"])))
+            .collect(),
+        left_out: left_out.iter().map(|&e| event(e)).collect(),
+        ..ScoringCounts::default()
+    };
+    let limit = STANDINGS_MAX_GAMES;
+    let mut total = ScoringCounts::default();
+    // Every event's standings start within the limit ("Gone" has none
+    // of its games counted: nothing to keep them by).
+    total.absorb(counts(
+        &[
+            ("Grows", limit - 1),
+            ("Stays", 10),
+            ("Dropped", 10),
+            ("Later", 5),
+        ],
+        &["Grows", "Stays", "Dropped", "Later", "Gone"],
+        &[],
+    ));
+    let ranked =
+        |c: &ScoringCounts| -> Vec<String> { c.standings.keys().map(|(e, _)| e.clone()).collect() };
+    assert_eq!(ranked(&total), ["Dropped", "Grows", "Later", "Stays"]);
+    // "Grows" passes the limit with two more games, "Dropped" is left
+    // out, "Later" brings more standings, "Stays" is not named.
+    total.absorb(counts(
+        &[("Grows", 2), ("Later", 3)],
+        &["Later"],
+        &["Dropped"],
+    ));
+    assert_eq!(ranked(&total), ["Later", "Stays"]);
+    assert_eq!(total.event_games[&event("Grows")], limit + 1);
+    // A left-out event's later standings stay out.
+    total.absorb(counts(&[("Dropped", 1)], &["Dropped"], &[]));
+    assert_eq!(ranked(&total), ["Later", "Stays"]);
+}
