@@ -18,8 +18,6 @@
 //! maps keyed by text took half of the thread that counts the summary
 //! (docs/performance.md, issue 50).
 
-use std::collections::BTreeMap;
-
 use anyhow::Result;
 use polars::prelude::*;
 
@@ -298,7 +296,11 @@ impl PlayerTally {
 #[derive(Default)]
 pub(crate) struct PlayerCellTally {
     formats: Vec<(Play, String)>,
-    cells: PlHashMap<(u32, u32), BTreeMap<CellKey, [u64; 2]>>,
+    /// By format, player and cell in one map: a tree of cells for each
+    /// player cost a second lookup, in memory of its own, for every
+    /// side of every row (a tenth of the counting thread on the master
+    /// games).
+    cells: PlHashMap<(u32, u32, CellKey), [u64; 2]>,
 }
 
 impl PlayerCellTally {
@@ -316,9 +318,7 @@ impl PlayerCellTally {
     /// Adds a player's games (`[games, draws]`) in a cell of a format.
     pub(crate) fn add(&mut self, format: u32, player: u32, cell: CellKey, counts: [u64; 2]) {
         self.cells
-            .entry((format, player))
-            .or_default()
-            .entry(cell)
+            .entry((format, player, cell))
             .or_default()
             .absorb(counts);
     }
@@ -327,13 +327,23 @@ impl PlayerCellTally {
     /// each number's place among the identities in order.
     fn take_into(&mut self, numbering: &Numbering, rank: &[u32], out: &mut ByFormat<DrawCells>) {
         let mut cells: Vec<_> = std::mem::take(&mut self.cells).into_iter().collect();
-        cells.sort_unstable_by_key(|&((format, player), _)| (format, rank[player as usize]));
+        cells.sort_unstable_by_key(|&((format, player, cell), _)| {
+            (format, rank[player as usize], cell)
+        });
         let mut cells = cells.into_iter().peekable();
-        while let Some(&((format, _), _)) = cells.peek() {
+        while let Some(&((format, _, _), _)) = cells.peek() {
             let mut players = Vec::new();
-            while let Some(((_, player), by_cell)) = cells.next_if(|((f, _), _)| *f == format) {
+            while let Some(&((f, player, _), _)) = cells.peek()
+                && f == format
+            {
+                let mut by_cell = Vec::new();
+                while let Some(((_, _, cell), counts)) =
+                    cells.next_if(|((f, p, _), _)| *f == format && *p == player)
+                {
+                    by_cell.push((cell, counts));
+                }
                 let identity = numbering.identities[player as usize].to_string();
-                players.push((identity, PlayerCells(by_cell)));
+                players.push((identity, PlayerCells(by_cell.into_iter().collect())));
             }
             out.parts
                 .entry(self.formats[format as usize].clone())
@@ -472,7 +482,7 @@ impl Numbered {
             let all = &self.all.games;
             self.cells
                 .cells
-                .retain(|&(_, player), _| all.get(player as usize).is_some_and(Option::is_some));
+                .retain(|&(_, player, _), _| all.get(player as usize).is_some_and(Option::is_some));
         }
         self.forget_unmet();
     }
@@ -501,9 +511,9 @@ impl Numbered {
         }
         self.cells.cells = std::mem::take(&mut self.cells.cells)
             .into_iter()
-            .filter_map(|((format, player), cells)| {
+            .filter_map(|((format, player, cell), counts)| {
                 let new = renumbered[player as usize];
-                (new != u32::MAX).then_some(((format, new), cells))
+                (new != u32::MAX).then_some(((format, new, cell), counts))
             })
             .collect();
         // A side whose player is forgotten is looked up afresh if met
