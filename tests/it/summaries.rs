@@ -661,6 +661,57 @@ fn every_fixture_is_summarized_alike_in_any_batches() {
     );
 }
 
+/// A format label's largest series are the table's, whatever the batches:
+/// a series met once among more than the series kept, then often, used to
+/// be dropped from the first batch and counted only from the next.
+#[test]
+fn the_largest_series_are_the_tables_in_any_batches() {
+    use remis_report::analysis::format_audit::SERIES_KEPT;
+    let dir = scratch("largest-series");
+    // Series names without digits or months: "Open Ba", "Open Bb", ...
+    let name = |i: usize| {
+        let letters = b"abcdefghijklmnopqrstuvwxyz";
+        format!(
+            "Open {}{}",
+            (b'B' + (i / 26) as u8) as char,
+            letters[i % 26] as char
+        )
+    };
+    let game = |event: &str, n: usize| {
+        format!(
+            "[Event \"{event}\"]\n[Site \"Here\"]\n[Date \"2024.03.01\"]\n[Round \"{n}\"]\n\
+             [White \"White, {n}\"]\n[Black \"Black, {n}\"]\n[Result \"1/2-1/2\"]\n\n\
+             1. e4 e5 2. Nf3 Nc6 1/2-1/2\n\n"
+        )
+    };
+    // "Open Zz" sorts last: among series of one game each, the first
+    // batch's ties drop it.
+    let mut pgn = String::new();
+    for i in 0..SERIES_KEPT + 10 {
+        pgn.push_str(&game(&name(i), i));
+    }
+    for n in 0..5 {
+        pgn.push_str(&game("Open Zz", 1000 + n));
+    }
+    let last = SERIES_KEPT + 10;
+    pgn.insert_str(0, &game("Open Zz", last));
+    std::fs::write(dir.join("series.pgn"), pgn).unwrap();
+    let whole = classified_in_groups(
+        &dir.join("series.pgn"),
+        &dir.join("table"),
+        (1 << 18, 1),
+        (&Settings::default(), true),
+        &[1, 7, SERIES_KEPT + 11],
+    );
+    let series: Vec<u64> = whole
+        .format_audit
+        .series
+        .values()
+        .filter_map(|series| series.get("open zz").copied())
+        .collect();
+    assert_eq!(series, [6], "every game of the series, in one label");
+}
+
 /// The standings of `events` (name, players), each player with one game.
 fn standings_of(events: &[(&str, usize)]) -> analysis::scoring::ScoringCounts {
     let mut counts = analysis::scoring::ScoringCounts::default();

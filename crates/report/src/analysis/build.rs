@@ -6,11 +6,14 @@
 //! The summary of a table built from any batches equals the summary of
 //! the whole table, as long as its events of at most 10,000 games hold at
 //! most [`PAIRINGS_KEPT`] games, their standings at most
-//! [`scoring::STANDINGS_KEPT`] (event, player) entries, and the table at
-//! most [`PLAYERS_UNFOLDED`] named players (`tests/it/summaries.rs` holds
-//! the two equal on every fixture, cut into batches of a few rows):
+//! [`scoring::STANDINGS_KEPT`] (event, player) entries, the table at
+//! most [`PLAYERS_UNFOLDED`] named players, and each format label at most
+//! [`format_audit::SERIES_HELD`] event series (`tests/it/summaries.rs`
+//! holds the two equal on every fixture, cut into batches of a few rows):
 //! - every count is a sum over games, and the examples are the first rows
 //!   in table order;
+//! - the format audit's largest series are chosen at the end from every
+//!   series (up to [`format_audit::SERIES_HELD`] a label);
 //! - the standings are sums; but whether an event is a complete
 //!   crosstable is seen only from all its games, so the builder keeps the
 //!   pairing (event, year, round, players) of every used game of an event
@@ -153,6 +156,8 @@ pub struct SummaryBuilder<'a> {
     /// The players' counts and cells by number, when counted in Rust:
     /// in `counts` at the end.
     numbered: numbered::Numbered,
+    /// The format audit's series in full, the largest kept at the end.
+    series: format_audit::HeldSeries,
     /// [`PLAYERS_UNFOLDED`] and [`players::PLAYER_CAP`], but in tests.
     players_unfolded: usize,
     player_cap: usize,
@@ -173,6 +178,7 @@ impl<'a> SummaryBuilder<'a> {
             batch_rows: remis_table::writer::ROW_GROUP_ROWS,
             by_queries: false,
             numbered: numbered::Numbered::default(),
+            series: format_audit::HeldSeries::default(),
             players_unfolded: PLAYERS_UNFOLDED,
             player_cap: players::PLAYER_CAP,
         }
@@ -372,10 +378,12 @@ impl<'a> SummaryBuilder<'a> {
                 }
             }
         };
-        let tallied = match tallied_by_queries {
+        let mut tallied = match tallied_by_queries {
             None => counters::tally(&used_rows)?,
             Some(tickets) => tickets.read(&first)?,
         };
+        self.series
+            .add(std::mem::take(&mut tallied.format_audit.series));
         scoring.plus_remise_draws = tallied.plus_remise_draws;
         // Players fold once, at the end: `Summary::absorb` would fold them
         // at every batch. In Rust they are counted by number (`numbered`),
@@ -498,6 +506,7 @@ impl<'a> SummaryBuilder<'a> {
         }
         let pairings = self.kept.judge(&self.counts.scoring);
         self.counts.scoring.pairings.absorb(pairings);
+        self.counts.format_audit.series = self.series.largest();
         if !self.by_queries {
             // Folded by number first, as the maps are below: fewer players
             // to make into maps.

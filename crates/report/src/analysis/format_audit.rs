@@ -21,6 +21,12 @@ use super::table::{EFFECTIVE_TIME_CLASS, PLAY, Play, names};
 /// Series kept per label in a summary.
 pub const SERIES_KEPT: usize = 50;
 
+/// Series a summary's builder holds per label before it keeps the largest
+/// [`SERIES_KEPT`] at the end: below it, which series are kept does not
+/// depend on the batches the rows come in. Past it (a hostile file's
+/// million event names) the largest half are held on.
+pub const SERIES_HELD: usize = 1 << 16;
+
 /// A label: kind of play and speed.
 pub type Label = (Play, String);
 
@@ -48,13 +54,48 @@ impl Merge for FormatAudit {
 
 /// Keeps the [`SERIES_KEPT`] largest series (ties by name).
 fn keep_largest(series: &mut BTreeMap<String, u64>) {
-    if series.len() <= SERIES_KEPT {
+    keep_most(series, SERIES_KEPT);
+}
+
+/// Keeps the `n` largest series (ties by name).
+fn keep_most(series: &mut BTreeMap<String, u64>, n: usize) {
+    if series.len() <= n {
         return;
     }
     let mut ranked: Vec<(String, u64)> = std::mem::take(series).into_iter().collect();
     ranked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    ranked.truncate(SERIES_KEPT);
+    ranked.truncate(n);
     *series = ranked.into_iter().collect();
+}
+
+/// A table's series, batch by batch, in full (up to [`SERIES_HELD`] a
+/// label): a batch's largest are not the table's. A series of a few
+/// games in each batch would be dropped from every batch and be missing
+/// from the table's largest, so that the summary depended on the batch
+/// size (`classify`'s and `summarize`'s differed on the master games).
+#[derive(Default)]
+pub struct HeldSeries(BTreeMap<Label, BTreeMap<String, u64>>);
+
+impl HeldSeries {
+    /// Adds a batch's series.
+    pub fn add(&mut self, batch: BTreeMap<Label, BTreeMap<String, u64>>) {
+        for (label, series) in batch {
+            let held = self.0.entry(label).or_default();
+            held.absorb(series);
+            if held.len() > SERIES_HELD {
+                keep_most(held, SERIES_HELD / 2);
+            }
+        }
+    }
+
+    /// The largest [`SERIES_KEPT`] of each label.
+    pub fn largest(self) -> BTreeMap<Label, BTreeMap<String, u64>> {
+        let mut out = self.0;
+        for series in out.values_mut() {
+            keep_largest(series);
+        }
+        out
+    }
 }
 
 const MONTHS: [&str; 12] = [
@@ -136,9 +177,6 @@ pub fn audit_from(df: &DataFrame) -> Result<FormatAudit> {
         );
         add_group(&mut out, group, n.get(i).unwrap_or(0));
     }
-    for series in out.series.values_mut() {
-        keep_largest(series);
-    }
     Ok(out)
 }
 
@@ -167,9 +205,6 @@ pub fn count_used(used: &DataFrame) -> Result<FormatAudit> {
     let mut out = FormatAudit::default();
     for (group, games) in groups {
         add_group(&mut out, group, games);
-    }
-    for series in out.series.values_mut() {
-        keep_largest(series);
     }
     Ok(out)
 }
@@ -226,6 +261,22 @@ mod tests {
         // "Mayors Cup" keeps its word: only a month's name is a date.
         assert_eq!(series_of("Mayors Cup"), "mayors cup");
         assert_eq!(series_of("2019"), "2019");
+    }
+
+    #[test]
+    fn held_series_are_bounded_by_the_largest() {
+        let label = (Play::Online, "blitz".to_string());
+        let mut many: BTreeMap<String, u64> =
+            (0..SERIES_HELD).map(|i| (format!("s{i:06}"), 1)).collect();
+        many.insert("big".to_string(), 5);
+        let mut held = HeldSeries::default();
+        held.add([(label.clone(), many)].into());
+        assert_eq!(held.0[&label].len(), SERIES_HELD / 2);
+        assert_eq!(held.0[&label]["big"], 5);
+        held.add([(label.clone(), [("s000000".to_string(), 9)].into())].into());
+        let largest = held.largest();
+        assert_eq!(largest[&label].len(), SERIES_KEPT);
+        assert_eq!(largest[&label]["s000000"], 10);
     }
 
     #[test]
