@@ -18,7 +18,7 @@ use remis_core::{
 
 use crate::{
     parquet_input::ParquetSource,
-    pipeline::{self, Options, Progress, Rows},
+    pipeline::{self, Flow, Options, Progress, Rows},
     safe_file::AtomicFile,
     shards,
     writer::WrittenTable,
@@ -58,7 +58,8 @@ pub trait Beside: Sync {
 /// Counts one table's rows, a chunk at a time in table order, on a thread
 /// of its own.
 pub trait Counter: Send {
-    fn add(&mut self, rows: &Rows) -> Result<()>;
+    /// Counts the next rows; `flow`: whether every input is read.
+    fn add(&mut self, rows: &Rows, flow: Flow) -> Result<()>;
     /// The rows counted, and the file for `table` written whole but not
     /// yet in place: it is committed after the table.
     fn finish(self: Box<Self>, table: &WrittenTable) -> Result<(u64, AtomicFile)>;
@@ -184,8 +185,8 @@ fn classify_into(
         bytes: input::total_size(inputs),
     });
     let mut counter = beside.map(Beside::counter);
-    let mut rows = |rows: &Rows| match counter.as_mut() {
-        Some(counter) => counter.add(rows),
+    let mut rows = |rows: &Rows, flow: Flow| match counter.as_mut() {
+        Some(counter) => counter.add(rows, flow),
         None => Ok(()),
     };
     let options = &job.options;

@@ -117,6 +117,18 @@ pub fn replay_threads(asked: usize) -> Threads {
 /// pace with the replay instead of waiting for the last group.
 pub type Rows = polars::prelude::DataFrame;
 
+/// Where the reading stands when rows are handed to the counting.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// More input is to be read.
+    Reading,
+    /// Every input is read: only the games in flight are left (on the
+    /// master games A-F at two threads, the last 0.2 s of the replay). A
+    /// counter that waits for a batch to fill should count what it holds
+    /// as it comes, beside the replay, not after it.
+    InputRead,
+}
+
 /// Where the run stands, for a progress display.
 #[derive(Copy, Clone, Debug)]
 pub struct Progress {
@@ -176,7 +188,7 @@ pub fn classify(
     out: &Path,
     options: &Options,
     progress: &mut dyn FnMut(Progress),
-    rows: &mut (dyn FnMut(&polars::prelude::DataFrame) -> Result<()> + Send),
+    rows: &mut (dyn FnMut(&polars::prelude::DataFrame, Flow) -> Result<()> + Send),
 ) -> Result<(Summary, WrittenTable)> {
     let started = Instant::now();
     let (stamps, manifest) = manifest_of(inputs, options);
@@ -295,7 +307,7 @@ fn replay(
     sink: &mut dyn GroupSink,
     dedup: Option<Deduplicator>,
     progress: &mut dyn FnMut(Progress),
-    rows: &mut (dyn FnMut(&polars::prelude::DataFrame) -> Result<()> + Send),
+    rows: &mut (dyn FnMut(&polars::prelude::DataFrame, Flow) -> Result<()> + Send),
 ) -> Result<(Summary, input::ReadReport)> {
     let threads = replay_threads(options.threads).count;
     let pool = rayon::ThreadPoolBuilder::new()
@@ -318,8 +330,10 @@ fn replay(
     // Set when the skipped games end inside a chunk: the input is not
     // read as it was when the checkpoint was made.
     let misplaced = std::sync::atomic::AtomicBool::new(false);
+    // Set when the reader has read every input ([`Flow::InputRead`]).
+    let input_read = std::sync::atomic::AtomicBool::new(false);
     let read = std::thread::scope(|scope| -> Result<input::ReadReport> {
-        let (stop, misplaced) = (&stop, &misplaced);
+        let (stop, misplaced, input_read) = (&stop, &misplaced, &input_read);
         let reader = {
             let bytes_read = bytes_read.clone();
             let chunk_bytes = options.chunk_bytes;
@@ -328,7 +342,7 @@ fn replay(
             std::thread::Builder::new()
                 .name("remis-read".into())
                 .spawn_scoped(scope, move || {
-                    input::read_chunks(
+                    let report = input::read_chunks(
                         inputs,
                         chunk_bytes,
                         limits,
@@ -348,7 +362,9 @@ fn replay(
                             seq += 1;
                             !stop.load(Ordering::Relaxed) && chunk_tx.send(chunk).is_ok()
                         },
-                    )
+                    );
+                    input_read.store(true, Ordering::Release);
+                    report
                 })
                 .context("starting the reading thread")?
         };
@@ -388,7 +404,12 @@ fn replay(
             .name("remis-rows".into())
             .spawn_scoped(scope, move || -> Result<()> {
                 for chunk in rows_rx {
-                    rows(&chunk)?;
+                    let flow = if input_read.load(Ordering::Acquire) {
+                        Flow::InputRead
+                    } else {
+                        Flow::Reading
+                    };
+                    rows(&chunk, flow)?;
                 }
                 Ok(())
             })

@@ -111,25 +111,32 @@ impl SummaryBuilder<'_> {
         })
     }
 
-    /// The same counts made in Rust from the batch's used rows (a frame
-    /// of [`table::prepare_frame`]'s columns).
+    /// [`in_rust`] with the builder's settings.
+    #[cfg(test)]
     pub(super) fn events_in_rust(&self, used: &DataFrame) -> Result<EventCounts> {
-        let standings::BatchScoring { mut counts, games } = standings::count(used)?;
-        let pairings = if self.in_parts {
-            // Judged on its own: the candidates from this batch's standings.
-            let pairings = standings::judge(games.games.iter().map(|(e, g)| (e, g)), &counts);
-            counts.pairings.absorb(pairings);
-            None
-        } else {
-            Some(BatchPairings::Games(games))
-        };
-        let catalogue = self.config.catalogue;
-        let named = rule_study::catalogue_names(used, catalogue)?;
-        Ok(EventCounts {
-            scoring: counts,
-            pairings,
-            expected: expected::cells::counts_used(used, &named, catalogue)?,
-            rule_study: rule_study::counts_used(used, &named, self.config.filters.short_draws)?,
-        })
+        in_rust(self.config, self.in_parts, used)
     }
+}
+
+/// The counts by event made in Rust from the batch's used rows (a frame of
+/// [`table::prepare_frame`]'s columns), under `config`; `in_parts`: the
+/// batch is judged on its own.
+pub(super) fn in_rust(config: &Config, in_parts: bool, used: &DataFrame) -> Result<EventCounts> {
+    let standings::BatchScoring { mut counts, games } = standings::count(used)?;
+    let pairings = if in_parts {
+        // Judged on its own: the candidates from this batch's standings.
+        let pairings = standings::judge(games.games.iter().map(|(e, g)| (e, g)), &counts);
+        counts.pairings.absorb(pairings);
+        None
+    } else {
+        Some(BatchPairings::Games(games))
+    };
+    let catalogue = config.catalogue;
+    let named = rule_study::catalogue_names(used, catalogue)?;
+    Ok(EventCounts {
+        scoring: counts,
+        pairings,
+        expected: expected::cells::counts_used(used, &named, catalogue)?,
+        rule_study: rule_study::counts_used(used, &named, config.filters.short_draws)?,
+    })
 }
