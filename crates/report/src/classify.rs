@@ -11,7 +11,7 @@ use remis_table::pipeline::{Flow, Rows};
 use remis_table::safe_file::AtomicFile;
 use remis_table::writer::WrittenTable;
 
-use crate::analysis::{Config, Settings, SummaryBuilder, summary};
+use crate::analysis::{Config, Settings, Summary, SummaryBuilder, summary};
 
 /// Runs `job` (see [`remis_table::classify::run`]), each table with its
 /// summary unless `summarize` is false (its players read through the
@@ -50,32 +50,54 @@ impl Beside for DefaultSummary<'_> {
     fn counter(&self) -> Box<dyn Counter + '_> {
         Box::new(Counting {
             config: self.config,
-            builder: SummaryBuilder::new(self.config).with_batch_rows(BATCH_ROWS),
+            builder: Some(SummaryBuilder::new(self.config).with_batch_rows(BATCH_ROWS)),
+            counts: None,
         })
     }
 }
 
 struct Counting<'a> {
     config: &'a Config<'a>,
-    builder: SummaryBuilder<'a>,
+    /// Until every row is counted ([`Counter::close`]), then the counts.
+    builder: Option<SummaryBuilder<'a>>,
+    counts: Option<Summary>,
 }
 
 impl Counter for Counting<'_> {
     fn add(&mut self, rows: &Rows, flow: Flow) -> Result<()> {
-        if flow == Flow::InputRead {
+        if flow == Flow::InputRead
+            && let Some(builder) = self.builder.as_mut()
+        {
             // What is left follows the replay's pace: held for a batch of
             // BATCH_ROWS it would be counted after the replay, the other
             // core idle (on A-F at two threads, 70 ms of the wall).
-            self.builder.count_within(TAIL_BATCH_ROWS);
+            builder.count_within(TAIL_BATCH_ROWS);
         }
-        self.builder.add_frame(rows).context("counting the summary")
+        self.builder
+            .as_mut()
+            .context("rows counted after the summary was finished")?
+            .add_frame(rows)
+            .context("counting the summary")
+    }
+
+    fn close(&mut self) -> Result<()> {
+        // The players' maps and the events' pairings made while the
+        // table's last row group is written (40 ms of the wall after the
+        // replay on A-F at two threads, one core idle).
+        if let Some(builder) = self.builder.take() {
+            self.counts = Some(builder.finish().context("finishing the summary")?);
+        }
+        Ok(())
     }
 
     fn finish(self: Box<Self>, table: &WrittenTable) -> Result<(u64, AtomicFile)> {
-        let counts = self
-            .builder
-            .finish()
-            .with_context(|| format!("summarizing {}", table.path().display()))?;
+        let counts = match (self.counts, self.builder) {
+            (Some(counts), _) => counts,
+            (None, Some(builder)) => builder
+                .finish()
+                .with_context(|| format!("summarizing {}", table.path().display()))?,
+            (None, None) => anyhow::bail!("internal error: a summary finished twice"),
+        };
         let file = summary::prepare(table.path(), table.readable_path(), self.config, &counts)?;
         let rows = counts.rows();
         // Freed beside what follows, not before it: the maps of a large

@@ -18,7 +18,7 @@ use remis_core::{
 
 use crate::{
     parquet_input::ParquetSource,
-    pipeline::{self, Flow, Options, Progress, Rows},
+    pipeline::{self, Flow, Options, Progress, Rows, ToCount},
     safe_file::AtomicFile,
     shards,
     writer::WrittenTable,
@@ -60,6 +60,11 @@ pub trait Beside: Sync {
 pub trait Counter: Send {
     /// Counts the next rows; `flow`: whether every input is read.
     fn add(&mut self, rows: &Rows, flow: Flow) -> Result<()>;
+    /// No rows follow: what can be done before the table is written
+    /// (called while its last row group is).
+    fn close(&mut self) -> Result<()> {
+        Ok(())
+    }
     /// The rows counted, and the file for `table` written whole but not
     /// yet in place: it is committed after the table.
     fn finish(self: Box<Self>, table: &WrittenTable) -> Result<(u64, AtomicFile)>;
@@ -185,9 +190,10 @@ fn classify_into(
         bytes: input::total_size(inputs),
     });
     let mut counter = beside.map(Beside::counter);
-    let mut rows = |rows: &Rows, flow: Flow| match counter.as_mut() {
-        Some(counter) => counter.add(rows, flow),
-        None => Ok(()),
+    let mut rows = |handed: ToCount| match (counter.as_mut(), handed) {
+        (Some(counter), ToCount::Rows(rows, flow)) => counter.add(rows, flow),
+        (Some(counter), ToCount::End) => counter.close(),
+        (None, _) => Ok(()),
     };
     let options = &job.options;
     let mut progress = |p: Progress| show(Event::Progress(p));

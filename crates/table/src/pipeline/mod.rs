@@ -117,6 +117,17 @@ pub fn replay_threads(asked: usize) -> Threads {
 /// pace with the replay instead of waiting for the last group.
 pub type Rows = polars::prelude::DataFrame;
 
+/// What the counting is handed, in table order.
+pub enum ToCount<'a> {
+    /// The next rows, numbered.
+    Rows(&'a Rows, Flow),
+    /// No rows follow: handed before the table's last row group is
+    /// written, so that what the counting does at its end runs beside
+    /// that (the last group, up to `row_group_rows` rows, is encoded
+    /// after the replay has ended).
+    End,
+}
+
 /// Where the reading stands when rows are handed to the counting.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -188,7 +199,7 @@ pub fn classify(
     out: &Path,
     options: &Options,
     progress: &mut dyn FnMut(Progress),
-    rows: &mut (dyn FnMut(&polars::prelude::DataFrame, Flow) -> Result<()> + Send),
+    rows: &mut (dyn FnMut(ToCount<'_>) -> Result<()> + Send),
 ) -> Result<(Summary, WrittenTable)> {
     let started = Instant::now();
     let (stamps, manifest) = manifest_of(inputs, options);
@@ -307,7 +318,7 @@ fn replay(
     sink: &mut dyn GroupSink,
     dedup: Option<Deduplicator>,
     progress: &mut dyn FnMut(Progress),
-    rows: &mut (dyn FnMut(&polars::prelude::DataFrame, Flow) -> Result<()> + Send),
+    rows: &mut (dyn FnMut(ToCount<'_>) -> Result<()> + Send),
 ) -> Result<(Summary, input::ReadReport)> {
     let threads = replay_threads(options.threads).count;
     let pool = rayon::ThreadPoolBuilder::new()
@@ -400,6 +411,7 @@ fn replay(
         // A few chunks wait at most (each some thousands of rows): the
         // writer does not run ahead of the counting by more.
         let (rows_tx, rows_rx) = mpsc::sync_channel::<Rows>(threads * 8);
+        let mut rows_tx = Some(rows_tx);
         let counting = std::thread::Builder::new()
             .name("remis-rows".into())
             .spawn_scoped(scope, move || -> Result<()> {
@@ -409,9 +421,9 @@ fn replay(
                     } else {
                         Flow::Reading
                     };
-                    rows(&chunk, flow)?;
+                    rows(ToCount::Rows(&chunk, flow))?;
                 }
-                Ok(())
+                rows(ToCount::End)
             })
             .context("starting the thread that counts the rows")?;
         let write_result = write_in_order(
@@ -430,10 +442,16 @@ fn replay(
                     games,
                 })
             },
-            &mut |chunk| {
-                rows_tx
-                    .send(chunk.clone())
-                    .map_err(|_| anyhow::anyhow!("the rows could not be counted"))
+            &mut |chunk| match chunk {
+                Some(chunk) => rows_tx
+                    .as_ref()
+                    .and_then(|tx| tx.send(chunk.clone()).ok())
+                    .ok_or_else(|| anyhow::anyhow!("the rows could not be counted")),
+                // The counting ends beside the last group's writing.
+                None => {
+                    rows_tx = None;
+                    Ok(())
+                }
             },
         );
         drop(rows_tx);
@@ -603,7 +621,7 @@ fn write_in_order(
     numbering: Numbering,
     row_group_rows: usize,
     progress: &mut dyn FnMut(u64),
-    rows_numbered: &mut dyn FnMut(&Rows) -> Result<()>,
+    rows_numbered: &mut dyn FnMut(Option<&Rows>) -> Result<()>,
 ) -> Result<()> {
     use polars::prelude::{IntoColumn, NamedFrom, Series};
     let Numbering {
@@ -671,7 +689,7 @@ fn write_in_order(
             // Counted as soon as it has its place and its marks: waiting
             // for the group would leave the last group (up to
             // `row_group_rows` rows) to count after the replay has ended.
-            rows_numbered(&ready.frame)?;
+            rows_numbered(Some(&ready.frame))?;
             group.push(ready.frame)?;
             if group.height() >= row_group_rows {
                 let full = group.take()?.expect("rows above");
@@ -680,6 +698,7 @@ fn write_in_order(
             progress(summary.games_read);
         }
     }
+    rows_numbered(None)?;
     if let Some(rest) = group.take()?.filter(|g| g.height() > 0) {
         sink.write_group(&rest, &position(spans, &game_numbers, summary))?;
     }

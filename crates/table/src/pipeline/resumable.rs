@@ -30,7 +30,7 @@ pub fn classify_resumable(
     options: &Options,
     part_rows: usize,
     progress: &mut dyn FnMut(Progress),
-    rows: &mut (dyn FnMut(&polars::prelude::DataFrame, super::Flow) -> Result<()> + Send),
+    rows: &mut (dyn FnMut(super::ToCount<'_>) -> Result<()> + Send),
 ) -> Result<(Summary, WrittenTable, Parts)> {
     let started = Instant::now();
     let (stamps, manifest) = manifest_of(inputs, options);
@@ -56,7 +56,7 @@ pub fn classify_resumable(
     for part in parts.part_paths() {
         for_each_slice(&part, options.row_group_rows, &mut |frame| {
             // The parts written before: the inputs are yet to be read.
-            rows(&frame, super::Flow::Reading)?;
+            rows(super::ToCount::Rows(&frame, super::Flow::Reading))?;
             if let Some(d) = dedup.as_mut() {
                 for key in frame
                     .column(Column::DedupKey.name())?
