@@ -379,15 +379,20 @@ pub(crate) fn counts_used(
         }
     }
 
-    let mut out = ByFormat::<DrawCells>::default();
+    // Each format's cells sorted and its map built from them at once (a
+    // format's name made once, not once a cell).
+    let mut formats: PlHashMap<RawFormat, Vec<(CellKey, CellCounts)>> = PlHashMap::new();
     for ((cell, format), counts) in cells {
+        formats.entry(format).or_default().push((cell, counts));
+    }
+    let mut out = ByFormat::<DrawCells>::default();
+    for (format, mut cells) in formats {
+        cells.sort_unstable_by_key(|&(cell, _)| cell);
         out.parts
             .entry(format_of(format.0, format.1))
             .or_default()
             .cells
-            .entry(cell)
-            .or_default()
-            .absorb(counts);
+            .absorb(cells.into_iter().collect());
     }
     for (((cell, format), event, site), counts) in series {
         if let Some(rules) = catalogue.rules(event, site, cell.year) {
