@@ -28,14 +28,15 @@ pub fn run(job: &Job, summarize: bool, show: &mut dyn FnMut(Event)) -> Result<Ou
     remis_table::classify::run(job, Some(&DefaultSummary { config: &config }), show)
 }
 
-/// Rows counted at a time beside the replay. The rows come a chunk at a
-/// time as they are numbered, and what is left when the replay ends (at
-/// most a batch) is counted after it; but each batch's counts are merged
-/// into the totals, so a batch should not be small either: on the master
-/// games A-F at two threads the default command took 1.67-1.72 s with
-/// batches of 65,536 rows counted by polars queries, 1.45-1.47 s with
-/// 16,384; counted in Rust, 32,768 took 0.967 of 16,384's wall on all the
-/// master games (5 pairs; 432 MiB peak against 417), the same on A-F.
+/// Rows counted at a time beside the replay until every input is read
+/// (then [`TAIL_BATCH_ROWS`], so that little is left to count when the
+/// replay ends). The rows come a chunk at a time as they are numbered,
+/// and each batch's counts are merged into the totals, so a batch should
+/// not be small: on the master games A-F at two threads the default
+/// command took 1.67-1.72 s with batches of 65,536 rows counted by polars
+/// queries, 1.45-1.47 s with 16,384; counted in Rust, 32,768 took 0.967 of
+/// 16,384's wall on all the master games (5 pairs; 432 MiB peak against
+/// 417), the same on A-F.
 const BATCH_ROWS: usize = 32_768;
 
 /// Rows counted at a time once every input is read ([`Flow::InputRead`]).
