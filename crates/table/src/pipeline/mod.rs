@@ -613,7 +613,9 @@ impl Group {
 
 /// Puts replayed chunks back in input order, numbers the games within each
 /// source, marks duplicates, and writes row groups of about
-/// `row_group_rows` rows ([`ROW_GROUP_ROWS`] by default).
+/// `row_group_rows` rows ([`ROW_GROUP_ROWS`] by default). Each chunk's rows
+/// go to `rows_numbered` once numbered, and `None` once the last has,
+/// before the last group is written.
 fn write_in_order(
     done: mpsc::Receiver<Replayed>,
     sink: &mut dyn GroupSink,
