@@ -343,8 +343,12 @@ fn replay(
     let misplaced = std::sync::atomic::AtomicBool::new(false);
     // Set when the reader has read every input ([`Flow::InputRead`]).
     let input_read = std::sync::atomic::AtomicBool::new(false);
+    // Set when the writer has handed over every row ([`ToCount::End`]);
+    // rows that stop coming without it (the writer failed) end nothing.
+    let rows_ended = std::sync::atomic::AtomicBool::new(false);
     let read = std::thread::scope(|scope| -> Result<input::ReadReport> {
         let (stop, misplaced, input_read) = (&stop, &misplaced, &input_read);
+        let rows_ended = &rows_ended;
         let reader = {
             let bytes_read = bytes_read.clone();
             let chunk_bytes = options.chunk_bytes;
@@ -423,7 +427,11 @@ fn replay(
                     };
                     rows(ToCount::Rows(&chunk, flow))?;
                 }
-                rows(ToCount::End)
+                if rows_ended.load(Ordering::Acquire) {
+                    rows(ToCount::End)
+                } else {
+                    Ok(())
+                }
             })
             .context("starting the thread that counts the rows")?;
         let write_result = write_in_order(
@@ -449,6 +457,7 @@ fn replay(
                     .ok_or_else(|| anyhow::anyhow!("the rows could not be counted")),
                 // The counting ends beside the last group's writing.
                 None => {
+                    rows_ended.store(true, Ordering::Release);
                     rows_tx = None;
                     Ok(())
                 }
