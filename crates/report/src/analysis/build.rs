@@ -316,7 +316,6 @@ impl<'a> SummaryBuilder<'a> {
                 .collect();
             prepared.filter(&is_used)?
         };
-        let used = used_rows.clone().lazy();
         let synthetic = rows.column(Column::Synthetic.name())?.bool()?.num_trues() as u64;
         let dedup_marked = rows.column(Column::Duplicate.name())?.null_count();
         let dedup_marked = (rows.height() - dedup_marked) as u64;
@@ -327,7 +326,7 @@ impl<'a> SummaryBuilder<'a> {
             mut tallied,
             players: batch_players,
         } = if self.by_queries {
-            self.count_by_queries(&used)?
+            self.count_by_queries(&used_rows.clone().lazy())?
         } else {
             self.count_in_rust(&used_rows)?
         };

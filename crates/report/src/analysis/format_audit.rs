@@ -38,23 +38,29 @@ pub struct FormatAudit {
     pub evidence: BTreeMap<(Label, String, String), u64>,
     /// Label → series → games used, the largest [`SERIES_KEPT`].
     #[serde(with = "pairs")]
-    pub series: BTreeMap<Label, BTreeMap<String, u64>>,
+    pub series: Series,
 }
 
 impl Merge for FormatAudit {
     fn absorb(&mut self, other: FormatAudit) {
         self.evidence.absorb(other.evidence);
-        for (label, series) in other.series {
-            let kept = self.series.entry(label).or_default();
-            kept.absorb(series);
-            keep_largest(kept);
-        }
+        add_series(&mut self.series, other.series, SERIES_KEPT, SERIES_KEPT);
     }
 }
 
-/// Keeps the [`SERIES_KEPT`] largest series (ties by name).
-fn keep_largest(series: &mut BTreeMap<String, u64>) {
-    keep_most(series, SERIES_KEPT);
+/// Each label's series and their games.
+pub type Series = BTreeMap<Label, BTreeMap<String, u64>>;
+
+/// Adds `batch`'s series to `into`; a label past `most` series keeps its
+/// `keep` largest.
+fn add_series(into: &mut Series, batch: Series, most: usize, keep: usize) {
+    for (label, series) in batch {
+        let held = into.entry(label).or_default();
+        held.absorb(series);
+        if held.len() > most {
+            keep_most(held, keep);
+        }
+    }
 }
 
 /// Keeps the `n` largest series (ties by name).
@@ -74,25 +80,19 @@ fn keep_most(series: &mut BTreeMap<String, u64>, n: usize) {
 /// from the table's largest, so that the summary depended on the batch
 /// size (`classify`'s and `summarize`'s differed on the master games).
 #[derive(Default)]
-pub struct HeldSeries(BTreeMap<Label, BTreeMap<String, u64>>);
+pub struct HeldSeries(Series);
 
 impl HeldSeries {
     /// Adds a batch's series.
-    pub fn add(&mut self, batch: BTreeMap<Label, BTreeMap<String, u64>>) {
-        for (label, series) in batch {
-            let held = self.0.entry(label).or_default();
-            held.absorb(series);
-            if held.len() > SERIES_HELD {
-                keep_most(held, SERIES_HELD / 2);
-            }
-        }
+    pub fn add(&mut self, batch: Series) {
+        add_series(&mut self.0, batch, SERIES_HELD, SERIES_HELD / 2);
     }
 
     /// The largest [`SERIES_KEPT`] of each label.
-    pub fn largest(self) -> BTreeMap<Label, BTreeMap<String, u64>> {
+    pub fn largest(self) -> Series {
         let mut out = self.0;
         for series in out.values_mut() {
-            keep_largest(series);
+            keep_most(series, SERIES_KEPT);
         }
         out
     }
