@@ -51,53 +51,59 @@ impl Beside for DefaultSummary<'_> {
     fn counter(&self) -> Box<dyn Counter + '_> {
         Box::new(Counting {
             config: self.config,
-            builder: Some(SummaryBuilder::new(self.config).with_batch_rows(BATCH_ROWS)),
-            counts: None,
+            stage: Stage::Counting(Box::new(
+                SummaryBuilder::new(self.config).with_batch_rows(BATCH_ROWS),
+            )),
         })
     }
 }
 
 struct Counting<'a> {
     config: &'a Config<'a>,
-    /// Until every row is counted ([`Counter::close`]), then the counts.
-    builder: Option<SummaryBuilder<'a>>,
-    counts: Option<Summary>,
+    stage: Stage<'a>,
+}
+
+/// The builder until every row is counted ([`Counter::close`]), then the
+/// counts.
+enum Stage<'a> {
+    Counting(Box<SummaryBuilder<'a>>),
+    Counted(Box<Summary>),
 }
 
 impl Counter for Counting<'_> {
     fn add(&mut self, rows: &Rows, flow: Flow) -> Result<()> {
-        if flow == Flow::InputRead
-            && let Some(builder) = self.builder.as_mut()
-        {
+        let Stage::Counting(builder) = &mut self.stage else {
+            anyhow::bail!("internal error: rows counted after the summary was finished");
+        };
+        if flow == Flow::InputRead {
             // What is left follows the replay's pace: held for a batch of
             // BATCH_ROWS it would be counted after the replay, the other
             // core idle (on A-F at two threads, 70 ms of the wall).
             builder.count_within(TAIL_BATCH_ROWS);
         }
-        self.builder
-            .as_mut()
-            .context("rows counted after the summary was finished")?
-            .add_frame(rows)
-            .context("counting the summary")
+        builder.add_frame(rows).context("counting the summary")
     }
 
     fn close(&mut self) -> Result<()> {
         // The players' maps and the events' pairings made while the
         // table's last row group is written (40 ms of the wall after the
         // replay on A-F at two threads, one core idle).
-        if let Some(builder) = self.builder.take() {
-            self.counts = Some(builder.finish().context("finishing the summary")?);
-        }
+        let stage = std::mem::replace(&mut self.stage, Stage::Counted(Box::default()));
+        self.stage = match stage {
+            Stage::Counting(builder) => {
+                Stage::Counted(Box::new(builder.finish().context("finishing the summary")?))
+            }
+            counted => counted,
+        };
         Ok(())
     }
 
     fn finish(self: Box<Self>, table: &WrittenTable) -> Result<(u64, AtomicFile)> {
-        let counts = match (self.counts, self.builder) {
-            (Some(counts), _) => counts,
-            (None, Some(builder)) => builder
+        let counts = match self.stage {
+            Stage::Counted(counts) => *counts,
+            Stage::Counting(builder) => builder
                 .finish()
                 .with_context(|| format!("summarizing {}", table.path().display()))?,
-            (None, None) => anyhow::bail!("internal error: a summary finished twice"),
         };
         let file = summary::prepare(table.path(), table.readable_path(), self.config, &counts)?;
         let rows = counts.rows();
