@@ -330,26 +330,20 @@ impl PlayerCellTally {
         cells.sort_unstable_by_key(|&((format, player, cell), _)| {
             (format, rank[player as usize], cell)
         });
-        let mut cells = cells.into_iter().peekable();
-        while let Some(&((format, _, _), _)) = cells.peek() {
-            let mut players = Vec::new();
-            while let Some(&((f, player, _), _)) = cells.peek()
-                && f == format
-            {
-                let mut by_cell = Vec::new();
-                while let Some(((_, _, cell), counts)) =
-                    cells.next_if(|((f, p, _), _)| *f == format && *p == player)
-                {
-                    by_cell.push((cell, counts));
-                }
-                let identity = numbering.identities[player as usize].to_string();
-                players.push((identity, PlayerCells(by_cell.into_iter().collect())));
-            }
+        for of_format in cells.chunk_by(|a, b| a.0.0 == b.0.0) {
+            let format = of_format[0].0.0;
+            let players = of_format.chunk_by(|a, b| a.0.1 == b.0.1).map(|of_player| {
+                let identity = numbering.identities[of_player[0].0.1 as usize].to_string();
+                let by_cell = of_player
+                    .iter()
+                    .map(|&((_, _, cell), counts)| (cell, counts));
+                (identity, PlayerCells(by_cell.collect()))
+            });
             out.parts
                 .entry(self.formats[format as usize].clone())
                 .or_default()
                 .players
-                .absorb(players.into_iter().collect());
+                .absorb(players.collect());
         }
     }
 }
