@@ -343,12 +343,8 @@ fn replay(
     let misplaced = std::sync::atomic::AtomicBool::new(false);
     // Set when the reader has read every input ([`Flow::InputRead`]).
     let input_read = std::sync::atomic::AtomicBool::new(false);
-    // Set when the writer has handed over every row ([`ToCount::End`]);
-    // rows that stop coming without it (the writer failed) end nothing.
-    let rows_ended = std::sync::atomic::AtomicBool::new(false);
     let read = std::thread::scope(|scope| -> Result<input::ReadReport> {
         let (stop, misplaced, input_read) = (&stop, &misplaced, &input_read);
-        let rows_ended = &rows_ended;
         let reader = {
             let bytes_read = bytes_read.clone();
             let chunk_bytes = options.chunk_bytes;
@@ -413,13 +409,17 @@ fn replay(
             .context("starting the replay pool")?;
 
         // A few chunks wait at most (each some thousands of rows): the
-        // writer does not run ahead of the counting by more.
-        let (rows_tx, rows_rx) = mpsc::sync_channel::<Rows>(threads * 8);
-        let mut rows_tx = Some(rows_tx);
+        // writer does not run ahead of the counting by more. `None` once
+        // every row is handed over ([`ToCount::End`]); rows that stop
+        // coming without it (the writer failed) end nothing.
+        let (rows_tx, rows_rx) = mpsc::sync_channel::<Option<Rows>>(threads * 8);
         let counting = std::thread::Builder::new()
             .name("remis-rows".into())
             .spawn_scoped(scope, move || -> Result<()> {
                 for chunk in rows_rx {
+                    let Some(chunk) = chunk else {
+                        return rows(ToCount::End);
+                    };
                     let flow = if input_read.load(Ordering::Acquire) {
                         Flow::InputRead
                     } else {
@@ -427,11 +427,7 @@ fn replay(
                     };
                     rows(ToCount::Rows(&chunk, flow))?;
                 }
-                if rows_ended.load(Ordering::Acquire) {
-                    rows(ToCount::End)
-                } else {
-                    Ok(())
-                }
+                Ok(())
             })
             .context("starting the thread that counts the rows")?;
         let write_result = write_in_order(
@@ -450,17 +446,11 @@ fn replay(
                     games,
                 })
             },
-            &mut |chunk| match chunk {
-                Some(chunk) => rows_tx
-                    .as_ref()
-                    .and_then(|tx| tx.send(chunk.clone()).ok())
-                    .ok_or_else(|| anyhow::anyhow!("the rows could not be counted")),
-                // The counting ends beside the last group's writing.
-                None => {
-                    rows_ended.store(true, Ordering::Release);
-                    rows_tx = None;
-                    Ok(())
-                }
+            // The counting ends beside the last group's writing.
+            &mut |chunk| {
+                rows_tx
+                    .send(chunk.cloned())
+                    .map_err(|_| anyhow::anyhow!("the rows could not be counted"))
             },
         );
         drop(rows_tx);
