@@ -980,3 +980,42 @@ fn players_folded_between_batches_are_counted_alike_by_number_and_by_the_queries
         assert!(in_rust == reference, "bound {bound}");
     }
 }
+
+#[test]
+fn a_players_spellings_are_the_tables_in_any_batches() {
+    // One player written 70 ways, one game each, "Korchnoi, V (zz)"
+    // among them; then 10 more games under that spelling. Over the whole
+    // table it has 11 games and is listed; a batch that bounded the
+    // spellings between the first games and the last (keeping the first
+    // names among the ties) dropped its first game.
+    let dir = scratch("spellings");
+    let game = |white: &str, n: usize| {
+        format!(
+            "[Event \"Club\"]\n[Site \"Here\"]\n[Date \"2024.03.01\"]\n[Round \"{n}\"]\n\
+             [White \"{white}\"]\n[Black \"Other, {n}\"]\n[Result \"1/2-1/2\"]\n\n\
+             1. e4 e5 2. Nf3 Nc6 1/2-1/2\n\n"
+        )
+    };
+    let mut pgn = String::new();
+    for i in 0..69 {
+        pgn.push_str(&game(&format!("Korchnoi, V ({i})"), i));
+    }
+    for n in 0..11 {
+        pgn.push_str(&game("Korchnoi, V (zz)", 100 + n));
+    }
+    std::fs::write(dir.join("spellings.pgn"), pgn).unwrap();
+    let whole = classified_in_groups(
+        &dir.join("spellings.pgn"),
+        &dir.join("table"),
+        (1 << 18, 1),
+        (&Settings::default(), true),
+        &[1, 7, 70],
+    );
+    let spellings = &whole.players.spellings["korchnoi v"];
+    let zz = spellings.iter().find(|s| s.name == "Korchnoi, V (zz)");
+    assert_eq!(
+        zz.map(|s| s.games.n),
+        Some(11),
+        "every game of the spelling"
+    );
+}

@@ -7,13 +7,16 @@
 //! the whole table, as long as its events of at most 10,000 games hold at
 //! most [`PAIRINGS_KEPT`] games, their standings at most
 //! [`scoring::STANDINGS_KEPT`] (event, player) entries, the table at
-//! most [`PLAYERS_UNFOLDED`] named players, and each format label at most
+//! most [`PLAYERS_UNFOLDED`] named players, each player at most
+//! [`players::SPELLINGS_HELD`] spellings, and each format label at most
 //! [`format_audit::SERIES_HELD`] event series (`tests/it/summaries.rs`
 //! holds the two equal on every fixture, cut into batches of a few rows):
 //! - every count is a sum over games, and the examples are the first rows
 //!   in table order;
 //! - the format audit's largest series are chosen at the end from every
 //!   series (up to [`format_audit::SERIES_HELD`] a label);
+//! - so are the spellings listed for each player (up to
+//!   [`players::SPELLINGS_HELD`] a player);
 //! - the standings are sums; but whether an event is a complete
 //!   crosstable is seen only from all its games, so the builder keeps the
 //!   pairing (event, year, round, players) of every used game of an event

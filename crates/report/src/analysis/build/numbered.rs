@@ -27,8 +27,8 @@ use remis_table::schema::{Column, TimeClass};
 use crate::analysis::expected::cells::{CellKey, DrawCells, PlayerCells, RawFormat, row_cells};
 use crate::analysis::merge::Merge;
 use crate::analysis::players::{
-    self, PlayerCounts, SPELLINGS_KEPT, Spelling, YearGames, add_spelling_games, identity_of,
-    kept_first, trim_spellings,
+    self, PlayerCounts, SPELLINGS_KEPT, Spelling, YearGames, add_spelling_games, bound_spellings,
+    identity_of, kept_first, trim_spellings,
 };
 use crate::analysis::population::{ByFormat, format_of};
 use crate::analysis::table::{EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, Play};
@@ -210,10 +210,8 @@ impl PlayerTally {
     /// Bounds a player's spellings between the folds, as
     /// `PlayerCounts::absorb_unfolded` bounds them.
     fn bound(&mut self, player: u32) {
-        if let Some(kept) = self.spellings.get_mut(player as usize)
-            && kept.len() > 2 * SPELLINGS_KEPT
-        {
-            trim_spellings(kept, SPELLINGS_KEPT);
+        if let Some(kept) = self.spellings.get_mut(player as usize) {
+            bound_spellings(kept);
         }
     }
 
@@ -546,7 +544,7 @@ impl Numbered {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::players::{counts_and_classical, query};
+    use crate::analysis::players::{SPELLINGS_HELD, counts_and_classical, query};
     use crate::analysis::table::IS_DRAW;
 
     /// Used rows (of `table::prepare_frame`'s columns) of games of one
@@ -572,12 +570,13 @@ mod tests {
 
     #[test]
     fn counted_by_number_equals_the_batches_merged() -> Result<()> {
-        // One player under more than twice the spellings kept, in two
-        // batches: the second repeats some of the first's with more
-        // games, so that which spellings are kept depends on both.
+        // One player under more spellings than are held, in two batches:
+        // the second repeats some of the first's with more games, so that
+        // which spellings are held depends on both.
         let spelling = |i: usize| format!("Korchnoi, V ({i})");
-        let first: Vec<String> = (0..50).map(spelling).collect();
-        let mut second: Vec<String> = (50..100).map(spelling).collect();
+        let half = SPELLINGS_HELD / 2 + 100;
+        let first: Vec<String> = (0..half).map(spelling).collect();
+        let mut second: Vec<String> = (half..2 * half).map(spelling).collect();
         for i in 0..20 {
             second.extend(std::iter::repeat_n(spelling(i), 3));
         }
@@ -592,14 +591,16 @@ mod tests {
             merged.absorb_unfolded(batch_all);
             merged_classical.absorb_unfolded(batch_classical);
         }
-        // 100 spellings, bounded once past 64: the 20 with 4 games kept.
+        // More spellings than are held, bounded once: the 20 with 4
+        // games held.
         let (all, classical, _) = numbered.take();
         let kept = &all.spellings["korchnoi v"];
-        assert_eq!(kept.len(), SPELLINGS_KEPT);
+        assert_eq!(kept.len(), SPELLINGS_HELD / 2);
         assert!(kept.iter().any(|k| k.name == spelling(0) && k.games.n == 4));
         assert_eq!(all, merged);
         assert_eq!(classical, merged_classical);
-        assert_eq!(all.by_name["korchnoi v"], Proportion::new(40, 160));
+        let games = (2 * half + 60) as u64;
+        assert_eq!(all.by_name["korchnoi v"], Proportion::new(40, games));
         Ok(())
     }
 

@@ -50,10 +50,10 @@ mod spelling;
 pub(crate) use identity::people_of_identities;
 use identity::*;
 pub use spelling::{
-    FULL_SPELLING_GAMES, Merged, SPELLINGS_KEPT, Spelling, YearGames, spelling_list,
+    FULL_SPELLING_GAMES, Merged, SPELLINGS_HELD, SPELLINGS_KEPT, Spelling, YearGames, spelling_list,
 };
 use spelling::{add_spelling, by_games, shown};
-pub(crate) use spelling::{add_spelling_games, trim_spellings};
+pub(crate) use spelling::{add_spelling_games, bound_spellings, trim_spellings};
 
 /// Groups of players for the bootstrap.
 pub const BUCKETS: usize = 1024;
@@ -124,9 +124,7 @@ impl PlayerCounts {
                 add_spelling(kept, spelling);
             }
             // Bounded between the folds, as the players are.
-            if kept.len() > 2 * SPELLINGS_KEPT {
-                trim_spellings(kept, SPELLINGS_KEPT);
-            }
+            bound_spellings(kept);
         }
     }
 

@@ -14,6 +14,22 @@ use crate::study::Proportion;
 /// games are no longer listed (their games stay the identity's).
 pub const SPELLINGS_KEPT: usize = 32;
 
+/// Spellings held per identity while a summary is counted in batches:
+/// the [`SPELLINGS_KEPT`] listed are chosen at the end from all of them,
+/// so that they are the whole table's whatever the batches (a spelling
+/// dropped by one batch lost that batch's games when it came back:
+/// `tests/it/summaries.rs`). Past this bound the half with the most games
+/// is held on, and the list may then depend on the batches. Real
+/// collections come nowhere near it (the master games: at most 9).
+pub const SPELLINGS_HELD: usize = 1024;
+
+/// Bounds an identity's spellings between batches ([`SPELLINGS_HELD`]).
+pub fn bound_spellings(kept: &mut Vec<Spelling>) {
+    if kept.len() > SPELLINGS_HELD {
+        trim_spellings(kept, SPELLINGS_HELD / 2);
+    }
+}
+
 /// One spelling of a player's name, as the tags write it (trimmed).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Spelling {
