@@ -661,6 +661,30 @@ fn every_fixture_is_summarized_alike_in_any_batches() {
     );
 }
 
+/// A short drawn game of `event` in round `round`, `white` against a
+/// player of that round's own.
+fn drawn_game(event: &str, white: &str, round: usize) -> String {
+    format!(
+        "[Event \"{event}\"]\n[Site \"Here\"]\n[Date \"2024.03.01\"]\n[Round \"{round}\"]\n\
+         [White \"{white}\"]\n[Black \"Black, {round}\"]\n[Result \"1/2-1/2\"]\n\n\
+         1. e4 e5 2. Nf3 Nc6 1/2-1/2\n\n"
+    )
+}
+
+/// The summary of the games `pgn`, classified in `dir` a game a row group,
+/// and held equal to the table's in batches of `sizes` rows
+/// ([`classified_in_groups`]).
+fn summarized_in_batches(dir: &Path, pgn: &str, sizes: &[usize]) -> Summary {
+    std::fs::write(dir.join("games.pgn"), pgn).unwrap();
+    classified_in_groups(
+        &dir.join("games.pgn"),
+        &dir.join("table"),
+        (1 << 18, 1),
+        (&Settings::default(), true),
+        sizes,
+    )
+}
+
 /// A format label's largest series are the table's, whatever the batches:
 /// a series met once among more than the series kept, then often, used to
 /// be dropped from the first batch and counted only from the next.
@@ -677,13 +701,7 @@ fn the_largest_series_are_the_tables_in_any_batches() {
             letters[i % 26] as char
         )
     };
-    let game = |event: &str, n: usize| {
-        format!(
-            "[Event \"{event}\"]\n[Site \"Here\"]\n[Date \"2024.03.01\"]\n[Round \"{n}\"]\n\
-             [White \"White, {n}\"]\n[Black \"Black, {n}\"]\n[Result \"1/2-1/2\"]\n\n\
-             1. e4 e5 2. Nf3 Nc6 1/2-1/2\n\n"
-        )
-    };
+    let game = |event: &str, n: usize| drawn_game(event, &format!("White, {n}"), n);
     // "Open Zz" sorts last: among series of one game each, the first
     // batch's ties drop it.
     let mut pgn = String::new();
@@ -695,14 +713,7 @@ fn the_largest_series_are_the_tables_in_any_batches() {
     }
     let last = SERIES_KEPT + 10;
     pgn.insert_str(0, &game("Open Zz", last));
-    std::fs::write(dir.join("series.pgn"), pgn).unwrap();
-    let whole = classified_in_groups(
-        &dir.join("series.pgn"),
-        &dir.join("table"),
-        (1 << 18, 1),
-        (&Settings::default(), true),
-        &[1, 7, SERIES_KEPT + 11],
-    );
+    let whole = summarized_in_batches(&dir, &pgn, &[1, 7, SERIES_KEPT + 11]);
     let series: Vec<u64> = whole
         .format_audit
         .series
@@ -989,28 +1000,14 @@ fn a_players_spellings_are_the_tables_in_any_batches() {
     // spellings between the first games and the last (keeping the first
     // names among the ties) dropped its first game.
     let dir = scratch("spellings");
-    let game = |white: &str, n: usize| {
-        format!(
-            "[Event \"Club\"]\n[Site \"Here\"]\n[Date \"2024.03.01\"]\n[Round \"{n}\"]\n\
-             [White \"{white}\"]\n[Black \"Other, {n}\"]\n[Result \"1/2-1/2\"]\n\n\
-             1. e4 e5 2. Nf3 Nc6 1/2-1/2\n\n"
-        )
-    };
     let mut pgn = String::new();
     for i in 0..69 {
-        pgn.push_str(&game(&format!("Korchnoi, V ({i})"), i));
+        pgn.push_str(&drawn_game("Club", &format!("Korchnoi, V ({i})"), i));
     }
     for n in 0..11 {
-        pgn.push_str(&game("Korchnoi, V (zz)", 100 + n));
+        pgn.push_str(&drawn_game("Club", "Korchnoi, V (zz)", 100 + n));
     }
-    std::fs::write(dir.join("spellings.pgn"), pgn).unwrap();
-    let whole = classified_in_groups(
-        &dir.join("spellings.pgn"),
-        &dir.join("table"),
-        (1 << 18, 1),
-        (&Settings::default(), true),
-        &[1, 7, 70],
-    );
+    let whole = summarized_in_batches(&dir, &pgn, &[1, 7, 70]);
     let spellings = &whole.players.spellings["korchnoi v"];
     let zz = spellings.iter().find(|s| s.name == "Korchnoi, V (zz)");
     assert_eq!(
