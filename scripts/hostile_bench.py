@@ -1,6 +1,7 @@
 """make bench-hostile: time and memory of `remis classify` on hostile inputs
-at 1x, 2x and 4x their size, to show that both grow linearly (or stay flat)
-whatever the input holds. Writes target/bench/hostile.md.
+at 1x, 2x and 4x their size, and the time of `remis summarize` of the table
+it wrote, to show that both grow linearly (or stay flat) whatever the input
+holds. Writes target/bench/hostile.md.
 
 Every figure is a whole-process wall time (median of --runs) and the
 process's peak RSS (from wait4). Inputs are generated into target/bench/
@@ -106,6 +107,18 @@ def one_game_players(games):
         )
 
 
+def one_player_many_ways(games):
+    """One player written a new way in every game (the summary's list of a
+    player's spellings at any length)."""
+    batch = 10_000
+    for i in range(0, games, batch):
+        yield b"".join(
+            b'[Event "p"]\n[White "Korchnoi, V (%d)"]\n[Black "b%d"]\n[Result "1-0"]\n\n'
+            b"1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n" % (j, j % 1000)
+            for j in range(i, min(games, i + batch))
+        )
+
+
 CASES = [
     ("N MiB of NUL before 20 games", leading_nul, [256, 512, 1024], "MiB"),
     ("tag section of N tags", many_tags, [200_000, 400_000, 800_000], "tags"),
@@ -116,6 +129,7 @@ CASES = [
     ("N games behind 100 KiB Event tags", long_tag_lines, [500, 1_000, 2_000], "games"),
     ("N games, each before a 300 KiB tag", over_cap_tags, [500, 1_000, 2_000], "games"),
     ("N games of one-game players", one_game_players, [200_000, 400_000, 800_000], "games"),
+    ("N games of one player written N ways", one_player_many_ways, [200_000, 400_000, 800_000], "games"),
 ]
 
 
@@ -139,8 +153,8 @@ def main():
         sys.exit("bench-hostile: build first: cargo build --release")
     OUT.mkdir(parents=True, exist_ok=True)
     lines = [
-        "| input | size | bytes | wall (median) | wall / 1x | peak RSS |",
-        "|---|---|---|---|---|---|",
+        "| input | size | bytes | wall (median) | wall / 1x | peak RSS | `summarize` wall |",
+        "|---|---|---|---|---|---|---|",
     ]
     for name, make, sizes, unit in CASES:
         base = None
@@ -155,11 +169,16 @@ def main():
                 rss.append(peak)
             wall = statistics.median(walls)
             base = base or wall
+            # The summary of the table just written, counted again from its rows.
+            summarize = statistics.median(
+                run([REMIS, "summarize", "--force", OUT / "hostile-out"])[0] for _ in range(args.runs)
+            )
             summary = err.strip().splitlines()[0] if err.strip() else ""
             print(f"  {name.replace('N', str(size)):<45} {nbytes / 2**20:9.1f} MiB {wall:8.2f} s "
-                  f"x{wall / base:5.2f} {max(rss):8.1f} MiB   {summary[:90]}", flush=True)
+                  f"x{wall / base:5.2f} {max(rss):8.1f} MiB  summarize {summarize:6.2f} s   {summary[:60]}",
+                  flush=True)
             lines.append(f"| {name} | {size:,} {unit} | {nbytes / 2**20:.1f} MiB | {wall:.2f} s "
-                         f"| {wall / base:.2f} | {max(rss):.0f} MiB |")
+                         f"| {wall / base:.2f} | {max(rss):.0f} MiB | {summarize:.2f} s |")
             path.unlink()
     report = OUT / "hostile.md"
     report.write_text("\n".join(lines) + "\n")

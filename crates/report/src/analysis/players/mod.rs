@@ -120,11 +120,12 @@ impl PlayerCounts {
         self.unnamed_sides += other.unnamed_sides;
         for (key, spellings) in other.spellings {
             let kept = self.spellings.entry(key).or_default();
+            // Bounded between the folds, as the players are, and as each
+            // spelling comes (the list is kept sorted by insertion).
             for spelling in &spellings {
                 add_spelling(kept, spelling);
+                bound_spellings(kept);
             }
-            // Bounded between the folds, as the players are.
-            bound_spellings(kept);
         }
     }
 

@@ -20,10 +20,11 @@ pub const SPELLINGS_KEPT: usize = 32;
 /// dropped by one batch lost that batch's games when it came back:
 /// `tests/it/summaries.rs`). Past this bound the half with the most games
 /// is held on, and the list may then depend on the batches. Real
-/// collections come nowhere near it (the master games: at most 9).
-pub const SPELLINGS_HELD: usize = 1024;
+/// collections come nowhere near it (the master games: at most 9); a
+/// list kept sorted by insertion costs up to this many moves a spelling.
+pub const SPELLINGS_HELD: usize = 256;
 
-/// Bounds an identity's spellings between batches ([`SPELLINGS_HELD`]).
+/// Bounds an identity's spellings as they come ([`SPELLINGS_HELD`]).
 pub fn bound_spellings(kept: &mut Vec<Spelling>) {
     if kept.len() > SPELLINGS_HELD {
         trim_spellings(kept, SPELLINGS_HELD / 2);
