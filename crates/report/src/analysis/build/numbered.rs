@@ -18,9 +18,9 @@
 //! maps keyed by text took half of the thread that counts the summary
 //! (docs/performance.md, issue 50).
 
-use anyhow::Result;
 use std::collections::HashMap;
 
+use anyhow::Result;
 use polars::prelude::*;
 
 use remis_table::players::Aliases;
@@ -29,8 +29,8 @@ use remis_table::schema::{Column, TimeClass};
 use crate::analysis::expected::cells::{CellKey, DrawCells, PlayerCells, RawFormat, row_cells};
 use crate::analysis::merge::Merge;
 use crate::analysis::players::{
-    self, PlayerCounts, SPELLINGS_KEPT, Spelling, YearGames, add_spelling_games, bound_spellings,
-    identity_of, kept_first, trim_spellings,
+    self, PlayerCounts, SPELLINGS_KEPT, Spelling, YearGames, add_spelling_games, identity_of,
+    kept_first, trim_spellings,
 };
 use crate::analysis::population::{ByFormat, format_of};
 use crate::analysis::table::{EFFECTIVE_TIME_CLASS, IS_DRAW, PLAY, Play};
@@ -205,14 +205,7 @@ impl PlayerTally {
                 self.met += 1;
             }
         }
-        // Bounded as each spelling comes, as `PlayerCounts::absorb_unfolded`
-        // bounds them: bounded only after a batch, one player written a new
-        // way in every game of a batch of 131,072 rows grew a sorted list
-        // of 131,072 spellings one insertion at a time (`summarize` of
-        // 200,000 such games took 7.9 s, four fifths of it moving the list).
-        let kept = &mut self.spellings[at];
-        add_spelling_games(kept, spelling, counts, year);
-        bound_spellings(kept);
+        add_spelling_games(&mut self.spellings[at], spelling, counts, year);
         self.rest.add_to_group(group, counts);
     }
 

@@ -53,7 +53,7 @@ pub use spelling::{
     FULL_SPELLING_GAMES, Merged, SPELLINGS_HELD, SPELLINGS_KEPT, Spelling, YearGames, spelling_list,
 };
 use spelling::{add_spelling, by_games, shown};
-pub(crate) use spelling::{add_spelling_games, bound_spellings, trim_spellings};
+pub(crate) use spelling::{add_spelling_games, trim_spellings};
 
 /// Groups of players for the bootstrap.
 pub const BUCKETS: usize = 1024;
@@ -120,11 +120,10 @@ impl PlayerCounts {
         self.unnamed_sides += other.unnamed_sides;
         for (key, spellings) in other.spellings {
             let kept = self.spellings.entry(key).or_default();
-            // Bounded between the folds, as the players are, and as each
-            // spelling comes (the list is kept sorted by insertion).
+            // Bounded between the folds, as the players are (by
+            // `add_spelling`, as each spelling comes).
             for spelling in &spellings {
                 add_spelling(kept, spelling);
-                bound_spellings(kept);
             }
         }
     }
