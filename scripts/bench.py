@@ -3,8 +3,15 @@ python-chess on the same decompressed input, side by side in one run on
 this machine; peak memory at growing input sizes; compressed input against
 plain. Writes target/bench/results.md (a table for docs/performance.md).
 
-Every figure is a whole-process wall time (median of --runs) and the
-process's own peak RSS (from wait4), so the peers are measured alike."""
+Every figure is a whole-process wall time (median of --runs), its CPU
+time (all threads) and the process's own peak RSS (from wait4), so the
+peers are measured alike. The
+commands on one input run side by side: each input is read once before
+any is timed (so that none is the first to read it from disk), then in
+each of --runs rounds every command runs once, in an order rotated from
+round to round; a ratio between two commands is the median of their
+ratios within a round (a change in the machine's load between rounds
+moves both)."""
 import argparse
 import json
 import os
@@ -28,6 +35,13 @@ PGN_EXTRACT = shutil.which("pgn-extract") or "/usr/games/pgn-extract"
 
 def run(cmd, stdout=subprocess.DEVNULL):
     """Runs a command, returns (wall seconds, peak RSS MiB, stdout)."""
+    wall, peak, _, out = run_timed(cmd, stdout)
+    return wall, peak, out
+
+
+def run_timed(cmd, stdout=subprocess.DEVNULL):
+    """Runs a command, returns (wall seconds, peak RSS MiB, CPU seconds of
+    all its threads, user and system, stdout)."""
     started = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE if stdout is None else stdout,
                             stderr=subprocess.PIPE)
@@ -37,7 +51,7 @@ def run(cmd, stdout=subprocess.DEVNULL):
     wall = time.perf_counter() - started
     if status != 0:
         sys.exit(f"bench: {' '.join(map(str, cmd))} failed: {err.decode(errors='replace')[-2000:]}")
-    return wall, usage.ru_maxrss / 1024, out.decode()
+    return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime, out.decode()
 
 
 def run_fed(producer, cmd):
@@ -88,15 +102,49 @@ def one_large_table(corpus, generated, large, results):
 
 
 def measure(name, cmd, games, runs, results):
-    walls, rss = [], []
-    for _ in range(runs):
-        wall, peak, _ = run(cmd)
-        walls.append(wall)
-        rss.append(peak)
-    wall = statistics.median(walls)
-    results[name] = {"wall_s": wall, "games": games, "games_per_s": games / wall,
-                     "rss_mib": max(rss), "runs": runs}
-    print(f"  {name:<28} {games / wall:>10.0f} games/s  {wall:7.2f} s  {max(rss):7.1f} MiB", flush=True)
+    measure_side_by_side({name: cmd}, games, runs, results)
+
+
+def measure_side_by_side(commands, games, runs, results):
+    """Times each command of `commands` (name: argv) `runs` times, a round
+    at a time: every command once a round, the order rotated each round
+    so that none always runs first or after the same one. Each command's
+    result keeps its walls and CPU times in round order (`walls`, `cpus`),
+    for `paired`."""
+    names = list(commands)
+    walls = {name: [] for name in names}
+    cpus = {name: [] for name in names}
+    rss = {name: [] for name in names}
+    for round_ in range(runs):
+        turn = round_ % len(names)
+        for name in names[turn:] + names[:turn]:
+            wall, peak, cpu, _ = run_timed(commands[name])
+            walls[name].append(wall)
+            cpus[name].append(cpu)
+            rss[name].append(peak)
+    for name in names:
+        wall = statistics.median(walls[name])
+        cpu = statistics.median(cpus[name])
+        results[name] = {"wall_s": wall, "cpu_s": cpu, "games": games, "games_per_s": games / wall,
+                         "rss_mib": max(rss[name]), "runs": runs, "walls": walls[name], "cpus": cpus[name]}
+        print(f"  {name:<32} {games / wall:>10.0f} games/s  {wall:7.2f} s  CPU {cpu:6.2f} s  "
+              f"{max(rss[name]):7.1f} MiB", flush=True)
+
+
+def paired(results, numerator, denominator, of="walls"):
+    """The median, lowest and highest over the rounds of the wall (or
+    with `of="cpus"` the CPU time) of `numerator` divided by that of
+    `denominator` in the same round."""
+    ratios = sorted(a / b for a, b in zip(results[numerator][of], results[denominator][of]))
+    return statistics.median(ratios), ratios[0], ratios[-1]
+
+
+def warm(path):
+    """Reads `path` once, untimed, so that it is in the page cache before
+    the first timed command reads it."""
+    with open(path, "rb") as f:
+        while f.read(1 << 24):
+            pass
 
 
 def count_games(path):
@@ -159,21 +207,22 @@ def main():
         mib = path.stat().st_size / 2**20
         print(f"{name}: {games} games, {mib:.0f} MiB", flush=True)
         r = results.setdefault(name, {"games": games, "mib": mib})
-        measure("remis, 1 thread", [REMIS, "classify", "--no-summary", path, "--threads", "1", "--out", tmp], games, args.runs, r)
-        measure("remis, 2 threads", [REMIS, "classify", "--no-summary", path, "--threads", "2", "--out", tmp], games, args.runs, r)
-        measure("remis, 1 thread, shakmaty SAN", [REMIS, "classify", "--no-summary", path, "--threads", "1",
-                                                  "--san-resolver", "shakmaty", "--out", tmp],
-                games, args.runs, r)
+        warm(path)
+        classify = [REMIS, "classify", "--no-summary", path, "--out", tmp]
         # The search's share is asked of one thread (issue 31), where it is
         # not hidden behind the reading thread.
-        measure("remis, 1 thread, --no-search", [REMIS, "classify", "--no-summary", path, "--threads", "1", "--no-search",
-                                                 "--out", tmp], games, args.runs, r)
-        measure("remis, 2 threads, --no-search", [REMIS, "classify", "--no-summary", path, "--threads", "2", "--no-search",
-                                                  "--out", tmp], games, args.runs, r)
-        measure("bare replay, 1 thread", [BARE, path, "1"], games, args.runs, r)
-        measure("bare replay, 2 threads", [BARE, path, "2"], games, args.runs, r)
-        measure("pgn-extract", [PGN_EXTRACT, "-s", "--fifty", "--repetition", "--stalemate",
-                                "-o", "/dev/null", path], games, args.runs, r)
+        measure_side_by_side({
+            "remis, 1 thread": classify + ["--threads", "1"],
+            "remis, 2 threads": classify + ["--threads", "2"],
+            # The default command: the summary counted beside the table.
+            "remis, 2 threads, with summary": [REMIS, "classify", path, "--out", tmp, "--threads", "2"],
+            "remis, 1 thread, shakmaty SAN": classify + ["--threads", "1", "--san-resolver", "shakmaty"],
+            "remis, 1 thread, --no-search": classify + ["--threads", "1", "--no-search"],
+            "remis, 2 threads, --no-search": classify + ["--threads", "2", "--no-search"],
+            "bare replay, 1 thread": [BARE, path, "1"],
+            "bare replay, 2 threads": [BARE, path, "2"],
+            "pgn-extract": [PGN_EXTRACT, "-s", "--fifty", "--repetition", "--stalemate", "-o", "/dev/null", path],
+        }, games, args.runs, r)
         wall, _, out = run([sys.executable, ROOT / "scripts" / "bench_pychess.py", path,
                             str(args.pychess_games)], stdout=None)
         sample_games, seconds = out.split()
@@ -187,12 +236,17 @@ def main():
     games = results["pgnmentor-players"]["games"]
     r = results.setdefault("compressed", {})
     for suffix in ["", ".zst", ".gz"]:
-        measure(f"remis, 2 threads, {suffix or 'plain'}",
-                [REMIS, "classify", "--no-summary", f"{players}{suffix}", "--threads", "2", "--out", tmp], games, args.runs, r)
+        warm(f"{players}{suffix}")
+    measure_side_by_side({
+        f"remis, 2 threads, {suffix or 'plain'}":
+            [REMIS, "classify", "--no-summary", f"{players}{suffix}", "--threads", "2", "--out", tmp]
+        for suffix in ["", ".zst", ".gz"]
+    }, games, args.runs, r)
 
     print("memory by input size (generated games)", flush=True)
     r = results.setdefault("scale", {})
-    for n in [100_000, 1_000_000, args.generated]:
+    for n in sorted({100_000, 1_000_000, args.generated}):
+        warm(corpus[f"generated-{n}"])
         measure(f"remis, 2 threads, {n} games",
                 [REMIS, "classify", "--no-summary", corpus[f"generated-{n}"], "--threads", "2", "--out", tmp], n, 1, r)
 
@@ -205,26 +259,32 @@ def main():
 
 
 def ratios(results):
-    lines = []
+    def ratio(r, numerator, denominator, of="walls"):
+        mid, low, high = paired(r, numerator, denominator, of)
+        return f"{mid:.2f} ({low:.2f}-{high:.2f})"
+
+    lines = ["ratios: the median over the rounds of the ratio within a round (lowest-highest)"]
     for name in ["pgnmentor-players", "lichess-users"]:
         r = results[name]
         one = r["remis, 1 thread"]["games_per_s"]
-        lines.append(f"{name}: remis 1 thread / pgn-extract = {one / r['pgn-extract']['games_per_s']:.2f}x; "
-                     f"/ python-chess = {one / r['python-chess']['games_per_s']:.0f}x; "
-                     f"/ bare replay = {100 * one / r['bare replay, 1 thread']['games_per_s']:.0f}%; "
-                     f"2 threads / 1 thread = {r['remis, 2 threads']['games_per_s'] / one:.2f}x; "
-                     f"2 threads / bare 2 threads = {100 * r['remis, 2 threads']['games_per_s'] / r['bare replay, 2 threads']['games_per_s']:.0f}%; "
-                     f"own SAN resolver / shakmaty's = "
-                     f"{one / r['remis, 1 thread, shakmaty SAN']['games_per_s']:.2f}x; "
-                     f"dead-position and 6.9 search share of the run at 1 thread = "
-                     f"{100 * (1 - r['remis, 1 thread, --no-search']['wall_s'] / r['remis, 1 thread']['wall_s']):.1f}% "
-                     f"(+{100 * (r['remis, 1 thread']['wall_s'] / r['remis, 1 thread, --no-search']['wall_s'] - 1):.1f}% wall), "
-                     f"at 2 threads "
-                     f"{100 * (1 - r['remis, 2 threads, --no-search']['wall_s'] / r['remis, 2 threads']['wall_s']):.1f}%")
+        search = [f"{100 * (x - 1):+.1f}%" for x in paired(r, "remis, 1 thread", "remis, 1 thread, --no-search")]
+        search_2 = [f"{100 * (x - 1):+.1f}%" for x in paired(r, "remis, 2 threads", "remis, 2 threads, --no-search")]
+        lines.append(f"{name}: remis 1 thread / pgn-extract = {ratio(r, 'pgn-extract', 'remis, 1 thread')}x; "
+                     f"/ python-chess = {one / r['python-chess']['games_per_s']:.0f}x (not paired); "
+                     f"remis / bare replay, 1 thread = {ratio(r, 'bare replay, 1 thread', 'remis, 1 thread')}; "
+                     f"2 threads = {ratio(r, 'bare replay, 2 threads', 'remis, 2 threads')}; "
+                     f"remis 2 threads / 1 thread = {ratio(r, 'remis, 1 thread', 'remis, 2 threads')}x; "
+                     f"own SAN resolver / shakmaty's = {ratio(r, 'remis, 1 thread, shakmaty SAN', 'remis, 1 thread')}x; "
+                     f"the dead-position and 6.9 search's cost in wall = {search[0]} ({search[1]} to {search[2]}) "
+                     f"at 1 thread, {search_2[0]} ({search_2[1]} to {search_2[2]}) at 2 threads; "
+                     f"2 threads, the default command (with its summary) / --no-summary = "
+                     f"{ratio(r, 'remis, 2 threads, with summary', 'remis, 2 threads')}x wall; "
+                     f"CPU of all threads / the bare replay's at 2 threads = "
+                     f"{ratio(r, 'remis, 2 threads, with summary', 'bare replay, 2 threads', 'cpus')}x with the summary, "
+                     f"{ratio(r, 'remis, 2 threads', 'bare replay, 2 threads', 'cpus')}x --no-summary")
     c = results["compressed"]
-    plain = c["remis, 2 threads, plain"]["wall_s"]
-    lines.append(f"zst / plain wall = {c['remis, 2 threads, .zst']['wall_s'] / plain:.2f}; "
-                 f"gz / plain = {c['remis, 2 threads, .gz']['wall_s'] / plain:.2f}")
+    lines.append(f"zst / plain wall = {ratio(c, 'remis, 2 threads, .zst', 'remis, 2 threads, plain')}; "
+                 f"gz / plain = {ratio(c, 'remis, 2 threads, .gz', 'remis, 2 threads, plain')}")
     s = results["scale"]
     lines.append("peak RSS: " + ", ".join(f"{k.split(', ')[-1]}: {v['rss_mib']:.0f} MiB" for k, v in s.items()))
     large = results.get("one large table")
